@@ -1,0 +1,46 @@
+// Um leitor de flags pequeno, para as etapas declararem as suas.
+//
+// Aceita "--nome valor" e "--nome=valor"; flags booleanas não levam valor.
+// Erros de uso voltam como Error com mensagem em português (o main sai com 2).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hz/result.hpp"
+
+namespace hz {
+
+class FlagParser {
+ public:
+  FlagParser(std::string program, std::string summary);
+
+  void add_string(std::string name, std::string* target, std::string help,
+                  std::string metavar = "TEXTO");
+  void add_int(std::string name, int* target, std::string help, std::string metavar = "N");
+  void add_double(std::string name, double* target, std::string help,
+                  std::string metavar = "X");
+  void add_bool(std::string name, bool* target, std::string help);
+
+  // Verdadeiro se --help foi pedido (o main imprime usage() e sai com 0).
+  // Cada flag vista fica em seen().
+  Result<bool> parse(int argc, const char* const* argv);
+  bool seen(const std::string& name) const;
+
+  std::string usage() const;
+
+ private:
+  struct Flag {
+    std::string name;
+    std::string metavar;  // vazio: booleana
+    std::string help;
+    std::function<bool(const std::string&)> set;  // false: valor inválido
+  };
+  std::string program_;
+  std::string summary_;
+  std::vector<Flag> flags_;
+  std::vector<std::string> seen_;
+};
+
+}  // namespace hz

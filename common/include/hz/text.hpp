@@ -1,0 +1,23 @@
+// Utilidades de texto usadas pelo harness e pelo trace.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace hz {
+
+// Remove blocos <think>...</think> (modelos de raciocínio como o Qwen3) e os
+// espaços que sobram nas pontas. Um <think> sem fechamento remove até o fim.
+std::string strip_think(std::string_view text);
+
+// Se text tem mais que max_bytes, guarda o começo e o fim e põe no meio um
+// marcador "[... N bytes omitidos ...]". Nunca corta um caractere UTF-8 ao
+// meio. O resultado tem no máximo max_bytes + o tamanho do marcador.
+std::string truncate_middle(std::string_view text, std::size_t max_bytes);
+
+// Primeira linha de text, com no máximo max_chars caracteres e "…" se cortou.
+// Para o trace humano.
+std::string one_line(std::string_view text, std::size_t max_chars);
+
+}  // namespace hz
