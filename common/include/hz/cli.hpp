@@ -36,6 +36,7 @@ class FlagParser {
     std::string metavar;  // vazio: booleana
     std::string help;
     std::function<bool(const std::string&)> set;  // false: valor inválido
+    const char* expects = "";  // para a mensagem de valor inválido: "um número inteiro"
   };
   std::string program_;
   std::string summary_;

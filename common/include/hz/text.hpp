@@ -8,7 +8,9 @@
 namespace hz {
 
 // Remove blocos <think>...</think> (modelos de raciocínio como o Qwen3) e os
-// espaços que sobram nas pontas. Um <think> sem fechamento remove até o fim.
+// espaços que sobram nas pontas. Um <think> sem fechamento remove até o fim;
+// um </think> antes de qualquer <think> (servidores que já comeram a
+// abertura) remove tudo até ele.
 std::string strip_think(std::string_view text);
 
 // Se text tem mais que max_bytes, guarda o começo e o fim e põe no meio um
@@ -17,7 +19,8 @@ std::string strip_think(std::string_view text);
 std::string truncate_middle(std::string_view text, std::size_t max_bytes);
 
 // Primeira linha de text, com no máximo max_chars caracteres e "…" se cortou.
-// Para o trace humano.
+// Para o trace humano. Espaços nas pontas são ignorados; se a linha foi
+// cortada no tamanho, termina em "…"; se só havia mais linhas, em " …".
 std::string one_line(std::string_view text, std::size_t max_chars);
 
 }  // namespace hz

@@ -1,0 +1,123 @@
+#include "hz/cli.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+namespace hz {
+
+namespace {
+
+// Aceita o nome com ou sem "--" na declaração e na consulta.
+std::string bare(std::string name) {
+  while (!name.empty() && name.front() == '-') name.erase(name.begin());
+  return name;
+}
+
+template <class Number>
+bool parse_number(const std::string& text, Number* out) {
+  Number value{};
+  const char* first = text.data();
+  const char* last = first + text.size();
+  const auto [end, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || end != last || text.empty()) return false;
+  if constexpr (std::is_floating_point_v<Number>) {
+    if (!std::isfinite(value)) return false;
+  }
+  *out = value;
+  return true;
+}
+
+}  // namespace
+
+FlagParser::FlagParser(std::string program, std::string summary)
+    : program_(std::move(program)), summary_(std::move(summary)) {}
+
+void FlagParser::add_string(std::string name, std::string* target, std::string help,
+                            std::string metavar) {
+  flags_.push_back({bare(std::move(name)), std::move(metavar), std::move(help),
+                    [target](const std::string& value) {
+                      *target = value;
+                      return true;
+                    }});
+}
+
+void FlagParser::add_int(std::string name, int* target, std::string help, std::string metavar) {
+  flags_.push_back({bare(std::move(name)), std::move(metavar), std::move(help),
+                    [target](const std::string& value) { return parse_number(value, target); },
+                    "um número inteiro"});
+}
+
+void FlagParser::add_double(std::string name, double* target, std::string help,
+                            std::string metavar) {
+  flags_.push_back({bare(std::move(name)), std::move(metavar), std::move(help),
+                    [target](const std::string& value) { return parse_number(value, target); },
+                    "um número"});
+}
+
+void FlagParser::add_bool(std::string name, bool* target, std::string help) {
+  flags_.push_back({bare(std::move(name)), "", std::move(help), [target](const std::string&) {
+                      *target = true;
+                      return true;
+                    }});
+}
+
+Result<bool> FlagParser::parse(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") return true;
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
+      return Error{"argumento inesperado: \"" + arg + "\" (as flags começam com --; veja --help)"};
+    }
+    const auto equals = arg.find('=');
+    const std::string name =
+        arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+    const auto flag =
+        std::find_if(flags_.begin(), flags_.end(), [&](const Flag& f) { return f.name == name; });
+    if (flag == flags_.end()) return Error{"flag desconhecida: --" + name};
+
+    std::string value;
+    if (flag->metavar.empty()) {
+      if (equals != std::string::npos) return Error{"--" + name + " não aceita valor"};
+    } else if (equals != std::string::npos) {
+      value = arg.substr(equals + 1);
+    } else if (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0) {
+      value = argv[++i];
+    } else {
+      return Error{"--" + name + " precisa de um valor (--" + name + " " + flag->metavar + ")"};
+    }
+
+    if (!flag->set(value)) {
+      return Error{"--" + name + " espera " + flag->expects + ", recebeu \"" + value + "\""};
+    }
+    if (!seen(name)) seen_.push_back(name);
+  }
+  return false;
+}
+
+bool FlagParser::seen(const std::string& name) const {
+  const std::string wanted = bare(name);
+  return std::find(seen_.begin(), seen_.end(), wanted) != seen_.end();
+}
+
+std::string FlagParser::usage() const {
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const Flag& flag : flags_) {
+    rows.emplace_back("--" + flag.name + (flag.metavar.empty() ? "" : " " + flag.metavar),
+                      flag.help);
+  }
+  rows.emplace_back("--help", "mostra esta ajuda e sai");
+  std::size_t width = 0;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
+
+  std::string out = "uso: " + program_ + " [flags]\n";
+  if (!summary_.empty()) out += "\n" + summary_ + "\n";
+  out += "\nflags:\n";
+  for (const auto& [left, help] : rows) {
+    out += "  " + left + std::string(width - left.size() + 2, ' ') + help + "\n";
+  }
+  return out;
+}
+
+}  // namespace hz

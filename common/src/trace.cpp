@@ -1,0 +1,150 @@
+#include "hz/trace.hpp"
+
+#include <cstdio>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+#include "hz/terminal.hpp"
+#include "hz/text.hpp"
+
+namespace hz {
+
+using nlohmann::json;
+
+namespace {
+
+// Os eventos vêm do próprio harness, mas a linha humana não pode derrubar
+// nada por causa de um campo ausente ou de tipo errado.
+long long integer(const json& event, const char* key) {
+  auto it = event.find(key);
+  if (it == event.end()) return 0;
+  if (it->is_number_integer()) return it->get<long long>();
+  if (it->is_number_float()) return static_cast<long long>(it->get<double>());
+  return 0;
+}
+
+double real(const json& event, const char* key) {
+  auto it = event.find(key);
+  if (it == event.end() || !it->is_number()) return 0;
+  return it->get<double>();
+}
+
+std::string text(const json& event, const char* key) {
+  auto it = event.find(key);
+  if (it == event.end()) return {};
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool flag(const json& event, const char* key) {
+  auto it = event.find(key);
+  return it != event.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::string plural(long long count, const char* singular, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? singular : many);
+}
+
+// " · US$ 0.0123" quando houve custo; modelos locais custam zero e não poluem a linha.
+std::string cost_suffix(const json& event) {
+  const double cost = real(event, "cost_usd");
+  if (cost <= 0) return {};
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, " · US$ %.4f", cost);
+  return buffer;
+}
+
+const json& usage_of(const json& event) {
+  static const json empty = json::object();
+  auto it = event.find("usage");
+  return it != event.end() && it->is_object() ? *it : empty;
+}
+
+std::string render_model_response(const json& event) {
+  const long long calls = integer(event, "tool_calls");
+  std::string line = "← modelo: ";
+  line += calls == 0 ? std::string("resposta em texto")
+                     : plural(calls, "chamada de ferramenta", "chamadas de ferramenta");
+  const json& usage = usage_of(event);
+  if (!usage.empty()) {
+    line += " · " + std::to_string(integer(usage, "prompt_tokens")) + "+" +
+            std::to_string(integer(usage, "completion_tokens")) + " tokens";
+  }
+  return line + cost_suffix(event);
+}
+
+std::string render_turn_end(const json& event) {
+  std::string line = "■ desfecho: " + text(event, "outcome");
+  line += " · " + plural(integer(event, "turns"), "chamada ao modelo", "chamadas ao modelo");
+  const json& usage = usage_of(event);
+  if (!usage.empty()) {
+    line += " · " +
+            std::to_string(integer(usage, "prompt_tokens") + integer(usage, "completion_tokens")) +
+            " tokens";
+  }
+  return line + cost_suffix(event);
+}
+
+Tint tint_of(const json& event) {
+  const std::string name = text(event, "event");
+  if (name == "model_request" || name == "model_response") return Tint::cyan;
+  if (name == "tool_start") return Tint::yellow;
+  if (name == "tool_end") return flag(event, "ok") ? Tint::green : Tint::red;
+  if (name == "turn_end") return Tint::bold;
+  return Tint::dim;
+}
+
+}  // namespace
+
+std::string render_human(const json& event) {
+  if (!event.is_object()) {
+    return "· evento inválido: " + event.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  const std::string name = text(event, "event");
+  if (name == "model_request") {
+    return "→ modelo: chamada " + std::to_string(integer(event, "turn")) + " (" +
+           plural(integer(event, "messages"), "mensagem", "mensagens") + ")";
+  }
+  if (name == "model_response") return render_model_response(event);
+  if (name == "tool_start") {
+    return "  ⚙ " + text(event, "name") + " " + one_line(text(event, "arguments"), 200);
+  }
+  if (name == "tool_end") {
+    return std::string(flag(event, "ok") ? "  ✓ " : "  ✗ ") + text(event, "summary");
+  }
+  if (name == "turn_end") return render_turn_end(event);
+
+  json rest = event;
+  rest.erase("event");
+  std::string line = "· " + (name.empty() ? std::string("(evento sem nome)") : name);
+  if (!rest.empty()) line += " " + rest.dump(-1, ' ', false, json::error_handler_t::replace);
+  return line;
+}
+
+Trace::Trace() = default;
+
+Trace::Trace(TraceOptions options) : options_(std::move(options)) {
+  if (options_.jsonl_path) {
+    jsonl_.open(*options_.jsonl_path, std::ios::binary | std::ios::trunc);
+    if (!jsonl_) {
+      throw std::runtime_error("não foi possível abrir o arquivo de trace: " +
+                               options_.jsonl_path->string());
+    }
+  }
+}
+
+void Trace::emit(const json& event) {
+  if (jsonl_.is_open()) {
+    // Uma linha por evento e flush a cada uma: depois de um crash, o arquivo
+    // ainda conta a história até o último evento.
+    jsonl_ << event.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+    jsonl_.flush();
+  }
+  if (options_.human != nullptr) {
+    *options_.human << paint(render_human(event), tint_of(event), options_.color) << '\n';
+    options_.human->flush();
+  }
+}
+
+}  // namespace hz

@@ -1,0 +1,34 @@
+// Rodar um executável do projeto e capturar o que ele fez.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hz::testing {
+
+struct ProcessResult {
+  int exit_code = -1;  // 128 + sinal se foi morto por um sinal
+  std::string out;     // stdout inteiro
+  std::string err;     // stderr inteiro
+};
+
+// Roda argv[0] (um caminho, sem busca no PATH e sem shell) com argv como
+// argumentos, stdin_text na entrada padrão e o ambiente atual mais extra_env
+// ("NOME=valor", substitui se já existir). Lê stdout e stderr ao mesmo tempo.
+// Passado o timeout, mata o processo (SIGKILL): exit_code 137 e uma linha
+// "[run_program: tempo esgotado ...]" no fim de err. Lança std::runtime_error
+// só se não conseguir criar os pipes ou o processo.
+ProcessResult run_program(const std::vector<std::string>& argv, const std::string& stdin_text = "",
+                          const std::vector<std::string>& extra_env = {},
+                          std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+// build/bin/<name>: onde o CMake põe os executáveis (HZ_BIN_DIR).
+std::filesystem::path bin_path(std::string_view name);
+
+// <raiz do repositório>/<relative> (HZ_SOURCE_DIR).
+std::filesystem::path source_path(std::string_view relative);
+
+}  // namespace hz::testing

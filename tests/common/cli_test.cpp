@@ -1,0 +1,106 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "hz/cli.hpp"
+
+namespace {
+
+struct Flags {
+  std::string model = "padrão";
+  int max_turns = 10;
+  double budget = 0;
+  bool yes = false;
+  hz::FlagParser parser{"hz-01-loop", "Um agente que conversa e usa ferramentas."};
+
+  Flags() {
+    parser.add_string("model", &model, "nome do modelo", "NOME");
+    parser.add_int("max-turns", &max_turns, "limite de chamadas ao modelo");
+    parser.add_double("budget-usd", &budget, "teto de custo em dólares");
+    parser.add_bool("yes", &yes, "permite as ferramentas sem perguntar");
+  }
+
+  hz::Result<bool> parse(std::vector<const char*> args) {
+    args.insert(args.begin(), "hz-01-loop");
+    return parser.parse(static_cast<int>(args.size()), args.data());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("FlagParser lê valor separado e com igual") {
+  Flags f;
+  auto result = f.parse({"--model", "qwen3:8b", "--max-turns=4", "--budget-usd", "0.5", "--yes"});
+  REQUIRE(result.ok());
+  CHECK_FALSE(*result);
+  CHECK(f.model == "qwen3:8b");
+  CHECK(f.max_turns == 4);
+  CHECK(f.budget == 0.5);
+  CHECK(f.yes);
+  CHECK(f.parser.seen("model"));
+  CHECK(f.parser.seen("--max-turns"));
+  CHECK_FALSE(Flags().parser.seen("yes"));
+}
+
+TEST_CASE("FlagParser mantém os padrões das flags ausentes") {
+  Flags f;
+  REQUIRE(f.parse({}).ok());
+  CHECK(f.model == "padrão");
+  CHECK(f.max_turns == 10);
+  CHECK_FALSE(f.yes);
+  CHECK_FALSE(f.parser.seen("model"));
+}
+
+TEST_CASE("FlagParser aceita valor vazio com igual e números negativos") {
+  Flags f;
+  REQUIRE(f.parse({"--model=", "--max-turns", "-1"}).ok());
+  CHECK(f.model.empty());
+  CHECK(f.max_turns == -1);
+}
+
+TEST_CASE("FlagParser devolve verdadeiro para --help") {
+  Flags f;
+  auto result = f.parse({"--model", "x", "--help"});
+  REQUIRE(result.ok());
+  CHECK(*result);
+  CHECK(*Flags().parse({"-h"}));
+}
+
+TEST_CASE("FlagParser recusa flag desconhecida e argumento solto") {
+  CHECK(Flags().parse({"--foo"}).error().message == "flag desconhecida: --foo");
+  CHECK(Flags().parse({"--foo=1"}).error().message == "flag desconhecida: --foo");
+  CHECK(Flags().parse({"texto"}).error().message ==
+        "argumento inesperado: \"texto\" (as flags começam com --; veja --help)");
+}
+
+TEST_CASE("FlagParser recusa números inválidos com o valor recebido") {
+  CHECK(Flags().parse({"--max-turns", "abc"}).error().message ==
+        "--max-turns espera um número inteiro, recebeu \"abc\"");
+  CHECK(Flags().parse({"--max-turns=4x"}).error().message ==
+        "--max-turns espera um número inteiro, recebeu \"4x\"");
+  CHECK(Flags().parse({"--budget-usd", "muito"}).error().message ==
+        "--budget-usd espera um número, recebeu \"muito\"");
+  CHECK(Flags().parse({"--budget-usd=inf"}).error().message ==
+        "--budget-usd espera um número, recebeu \"inf\"");
+}
+
+TEST_CASE("FlagParser recusa flag sem valor e booleana com valor") {
+  CHECK(Flags().parse({"--model"}).error().message == "--model precisa de um valor (--model NOME)");
+  CHECK(Flags().parse({"--model", "--yes"}).error().message ==
+        "--model precisa de um valor (--model NOME)");
+  CHECK(Flags().parse({"--yes=1"}).error().message == "--yes não aceita valor");
+}
+
+TEST_CASE("FlagParser usage lista as flags com metavar e ajuda") {
+  CHECK(Flags().parser.usage() ==
+        "uso: hz-01-loop [flags]\n"
+        "\n"
+        "Um agente que conversa e usa ferramentas.\n"
+        "\n"
+        "flags:\n"
+        "  --model NOME    nome do modelo\n"
+        "  --max-turns N   limite de chamadas ao modelo\n"
+        "  --budget-usd X  teto de custo em dólares\n"
+        "  --yes           permite as ferramentas sem perguntar\n"
+        "  --help          mostra esta ajuda e sai\n");
+}

@@ -1,0 +1,108 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "hz/testing/process.hpp"
+#include "hz/testing/scripted_model.hpp"
+#include "hz/testing/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using hz::testing::run_program;
+
+TEST_CASE("TempDir cria uma pasta nova e a apaga no fim") {
+  fs::path kept;
+  {
+    hz::testing::TempDir dir("hz-teste-temp");
+    kept = dir.path();
+    CHECK(fs::is_directory(kept));
+    CHECK(kept.filename().string().rfind("hz-teste-temp-", 0) == 0);
+    CHECK(dir.write("a/b.txt", "conteúdo") == kept / "a/b.txt");
+    CHECK(dir.read("a/b.txt") == "conteúdo");
+    CHECK(dir / "a" == kept / "a");
+  }
+  CHECK_FALSE(fs::exists(kept));
+}
+
+TEST_CASE("TempDir movido passa a posse da pasta") {
+  hz::testing::TempDir first;
+  const fs::path path = first.path();
+  {
+    hz::testing::TempDir second(std::move(first));
+    CHECK(second.path() == path);
+    CHECK(first.path().empty());  // NOLINT: conferir o estado depois do move é o teste
+  }
+  CHECK_FALSE(fs::exists(path));
+}
+
+TEST_CASE("run_program captura stdout stderr e o código de saída") {
+  const auto result = run_program({"/bin/sh", "-c", "echo saída; echo erro >&2; exit 4"});
+  CHECK(result.exit_code == 4);
+  CHECK(result.out == "saída\n");
+  CHECK(result.err == "erro\n");
+}
+
+TEST_CASE("run_program entrega stdin e variáveis de ambiente extras") {
+  const auto result =
+      run_program({"/bin/sh", "-c", "cat; echo \"$HZ_X\""}, "linha 1\nlinha 2\n", {"HZ_X=valor"});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "linha 1\nlinha 2\nvalor\n");
+  CHECK(result.err.empty());
+}
+
+TEST_CASE("run_program lê saídas grandes sem travar") {
+  // Maior que o buffer de um pipe (64 KiB) nas duas saídas ao mesmo tempo.
+  const auto result =
+      run_program({"/bin/sh", "-c", "head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2"});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.size() == 300000);
+  CHECK(result.err.size() == 200000);
+}
+
+TEST_CASE("run_program devolve 128 mais o sinal quando o processo é morto") {
+  CHECK(run_program({"/bin/sh", "-c", "kill -KILL $$"}).exit_code == 137);
+}
+
+TEST_CASE("run_program devolve 127 quando o executável não existe") {
+  const auto result = run_program({"/nao/existe/programa"});
+  CHECK(result.exit_code == 127);
+  CHECK(result.err == "run_program: execve falhou\n");
+}
+
+TEST_CASE("bin_path e source_path apontam para o build e o repositório") {
+  CHECK(hz::testing::bin_path("hz-01-loop") == fs::path(HZ_BIN_DIR) / "hz-01-loop");
+  CHECK(fs::exists(hz::testing::source_path("common/include/hz/wire.hpp")));
+}
+
+TEST_CASE("ScriptedModel responde pelo roteiro e grava os pedidos") {
+  hz::testing::ScriptedModel model(R"({"name":"t","steps":[{"content":"a"},{"content":"b"}]})");
+  CHECK(model.base_url() == "http://127.0.0.1:" + std::to_string(model.port()) + "/v1");
+  CHECK(model.endpoint().base_url == model.base_url());
+  CHECK(model.endpoint().api_key.empty());
+  hz::OpenAiClient client(model.endpoint());
+  hz::ChatRequest request;
+  request.model = "m";
+  request.messages = {hz::Message::user("um")};
+  CHECK(client.complete(request)->message.content == "a");
+  request.messages.push_back(hz::Message::user("dois"));
+  CHECK(client.complete(request)->message.content == "b");
+  const auto bodies = model.request_bodies();
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[1]["messages"].size() == 2);
+  CHECK(model.failures().empty());
+}
+
+TEST_CASE("ScriptedModel registra pedido além do roteiro como falha") {
+  hz::testing::ScriptedModel model(R"({"name":"t","steps":[{"content":"a"}]})");
+  hz::OpenAiClient client(model.endpoint());
+  hz::ChatRequest request;
+  request.messages = {hz::Message::user("um")};
+  REQUIRE(client.complete(request).ok());
+  CHECK_FALSE(client.complete(request).ok());
+  CHECK(model.failures().size() == 1);
+}
+
+TEST_CASE("ScriptedModel lança com cenário inválido") {
+  CHECK_THROWS_AS(hz::testing::ScriptedModel("{ nao é json"), std::runtime_error);
+  CHECK_THROWS_AS(hz::testing::ScriptedModel::from_scenario("cenario-que-nao-existe"),
+                  std::runtime_error);
+}

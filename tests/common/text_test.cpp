@@ -1,0 +1,57 @@
+#include <doctest/doctest.h>
+
+#include "hz/text.hpp"
+
+TEST_CASE("strip_think remove um bloco e os espaços das pontas") {
+  CHECK(hz::strip_think("<think>hmm\nvejamos</think>\n\nA resposta é 4.") == "A resposta é 4.");
+}
+
+TEST_CASE("strip_think remove vários blocos e mantém o texto entre eles") {
+  CHECK(hz::strip_think("<think>a</think>um <think>b</think>dois") == "um dois");
+}
+
+TEST_CASE("strip_think com think sem fechamento remove até o fim") {
+  CHECK(hz::strip_think("antes <think>pensando sem parar") == "antes");
+}
+
+TEST_CASE("strip_think com fechamento órfão descarta o raciocínio do começo") {
+  CHECK(hz::strip_think("raciocínio sem abertura</think>\nresposta") == "resposta");
+}
+
+TEST_CASE("strip_think sem think só apara as pontas") {
+  CHECK(hz::strip_think("  texto normal\n") == "texto normal");
+  CHECK(hz::strip_think("texto normal") == "texto normal");
+  CHECK(hz::strip_think("") == "");
+}
+
+TEST_CASE("truncate_middle não mexe em texto que cabe") {
+  CHECK(hz::truncate_middle("abcdef", 6) == "abcdef");
+  CHECK(hz::truncate_middle("", 0) == "");
+}
+
+TEST_CASE("truncate_middle guarda começo e fim com o marcador no meio") {
+  CHECK(hz::truncate_middle("0123456789", 4) == "01[... 6 bytes omitidos ...]89");
+  CHECK(hz::truncate_middle("0123456789", 5) == "01[... 5 bytes omitidos ...]789");
+  CHECK(hz::truncate_middle("0123456789", 0) == "[... 10 bytes omitidos ...]");
+}
+
+TEST_CASE("truncate_middle nunca corta um caractere UTF-8 ao meio") {
+  // "é" tem 2 bytes e "€" tem 3: os cortes caem no meio deles e recuam/avançam.
+  const std::string text = "aé" + std::string(10, 'x') + "€b";  // 1+2+10+3+1 = 17 bytes
+  CHECK(hz::truncate_middle(text, 4) == "a[... 15 bytes omitidos ...]b");
+  CHECK(hz::truncate_middle(text, 6) == "aé[... 13 bytes omitidos ...]b");
+  CHECK(hz::truncate_middle(text, 7) == "aé[... 10 bytes omitidos ...]€b");
+}
+
+TEST_CASE("one_line devolve a primeira linha e marca o resto") {
+  CHECK(hz::one_line("código de saída: 0\nok\n", 80) == "código de saída: 0 …");
+  CHECK(hz::one_line("só uma linha\n", 80) == "só uma linha");
+  CHECK(hz::one_line("\n\n  primeira de verdade\r\nsegunda", 80) == "primeira de verdade …");
+  CHECK(hz::one_line("", 80) == "");
+}
+
+TEST_CASE("one_line corta linhas longas contando caracteres e não bytes") {
+  CHECK(hz::one_line("ação rápida demais", 4) == "ação…");
+  CHECK(hz::one_line("abc def", 4) == "abc…");
+  CHECK(hz::one_line("abcd", 4) == "abcd");
+}

@@ -1,0 +1,129 @@
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "hz/terminal.hpp"
+#include "hz/testing/temp_dir.hpp"
+#include "hz/trace.hpp"
+
+using nlohmann::json;
+
+TEST_CASE("render_human escreve a linha de model_request") {
+  CHECK(
+      hz::render_human({{"event", "model_request"}, {"turn", 2}, {"messages", 5}, {"tools", 5}}) ==
+      "→ modelo: chamada 2 (5 mensagens)");
+  CHECK(
+      hz::render_human({{"event", "model_request"}, {"turn", 1}, {"messages", 1}, {"tools", 0}}) ==
+      "→ modelo: chamada 1 (1 mensagem)");
+}
+
+TEST_CASE("render_human escreve a linha de model_response") {
+  const json usage = {{"prompt_tokens", 812}, {"completion_tokens", 35}};
+  CHECK(hz::render_human({{"event", "model_response"},
+                          {"turn", 1},
+                          {"tool_calls", 2},
+                          {"finish_reason", "tool_calls"},
+                          {"usage", usage},
+                          {"cost_usd", 0.0}}) ==
+        "← modelo: 2 chamadas de ferramenta · 812+35 tokens");
+  CHECK(hz::render_human(
+            {{"event", "model_response"}, {"turn", 1}, {"tool_calls", 1}, {"usage", usage}}) ==
+        "← modelo: 1 chamada de ferramenta · 812+35 tokens");
+  CHECK(hz::render_human({{"event", "model_response"},
+                          {"turn", 3},
+                          {"tool_calls", 0},
+                          {"usage", usage},
+                          {"cost_usd", 0.00123}}) ==
+        "← modelo: resposta em texto · 812+35 tokens · US$ 0.0012");
+}
+
+TEST_CASE("render_human escreve início e fim de ferramenta") {
+  CHECK(hz::render_human({{"event", "tool_start"},
+                          {"turn", 1},
+                          {"call_id", "c1"},
+                          {"name", "run_shell"},
+                          {"arguments", R"({"command":"sh test_login.sh"})"}}) ==
+        R"(  ⚙ run_shell {"command":"sh test_login.sh"})");
+  CHECK(hz::render_human({{"event", "tool_end"},
+                          {"turn", 1},
+                          {"call_id", "c1"},
+                          {"ok", true},
+                          {"output_bytes", 40},
+                          {"summary", "código de saída: 0 …"}}) == "  ✓ código de saída: 0 …");
+  CHECK(hz::render_human({{"event", "tool_end"},
+                          {"turn", 1},
+                          {"call_id", "c1"},
+                          {"ok", false},
+                          {"output_bytes", 30},
+                          {"summary", "texto não encontrado em a.txt"}}) ==
+        "  ✗ texto não encontrado em a.txt");
+}
+
+TEST_CASE("render_human escreve o desfecho") {
+  CHECK(hz::render_human({{"event", "turn_end"},
+                          {"outcome", "success"},
+                          {"turns", 5},
+                          {"usage", {{"prompt_tokens", 4000}, {"completion_tokens", 210}}},
+                          {"cost_usd", 0.0}}) ==
+        "■ desfecho: success · 5 chamadas ao modelo · 4210 tokens");
+  CHECK(hz::render_human({{"event", "turn_end"}, {"outcome", "max_turns"}, {"turns", 1}}) ==
+        "■ desfecho: max_turns · 1 chamada ao modelo");
+}
+
+TEST_CASE("render_human mostra eventos desconhecidos de forma genérica") {
+  CHECK(hz::render_human({{"event", "retry"}, {"attempt", 2}, {"wait_ms", 500}}) ==
+        R"(· retry {"attempt":2,"wait_ms":500})");
+  CHECK(hz::render_human({{"event", "pausa"}}) == "· pausa");
+  CHECK(hz::render_human({{"x", 1}}) == R"(· (evento sem nome) {"x":1})");
+  CHECK(hz::render_human(json::array()) == "· evento inválido: []");
+}
+
+TEST_CASE("render_human não lança com campos de tipo errado") {
+  CHECK(hz::render_human({{"event", "model_request"}, {"turn", "dois"}, {"messages", nullptr}}) ==
+        "→ modelo: chamada 0 (0 mensagens)");
+}
+
+TEST_CASE("Trace grava uma linha JSON por evento e a linha humana") {
+  hz::testing::TempDir dir;
+  std::ostringstream human;
+  {
+    hz::Trace trace({&human, false, dir / "trace.jsonl"});
+    trace.emit({{"event", "model_request"}, {"turn", 1}, {"messages", 2}, {"tools", 5}});
+    // Já está no disco antes do próximo evento (flush por evento).
+    CHECK(dir.read("trace.jsonl") ==
+          "{\"event\":\"model_request\",\"messages\":2,\"tools\":5,\"turn\":1}\n");
+    trace.emit({{"event", "turn_end"}, {"outcome", "success"}, {"turns", 1}});
+  }
+  CHECK(dir.read("trace.jsonl") ==
+        "{\"event\":\"model_request\",\"messages\":2,\"tools\":5,\"turn\":1}\n"
+        "{\"event\":\"turn_end\",\"outcome\":\"success\",\"turns\":1}\n");
+  CHECK(human.str() ==
+        "→ modelo: chamada 1 (2 mensagens)\n"
+        "■ desfecho: success · 1 chamada ao modelo\n");
+}
+
+TEST_CASE("Trace pinta a linha humana só com cor ligada") {
+  std::ostringstream human;
+  hz::Trace trace({&human, true, std::nullopt});
+  trace.emit({{"event", "tool_end"}, {"ok", false}, {"summary", "erro"}});
+  CHECK(human.str() == "\x1b[31m  ✗ erro\x1b[0m\n");
+}
+
+TEST_CASE("Trace sem destino não escreve nada e não falha") {
+  hz::Trace trace;
+  trace.emit({{"event", "model_request"}});
+}
+
+TEST_CASE("Trace lança se o arquivo não abre") {
+  hz::testing::TempDir dir;
+  CHECK_THROWS_WITH(
+      hz::Trace({nullptr, false, dir / "nao-existe/trace.jsonl"}),
+      ("não foi possível abrir o arquivo de trace: " + (dir / "nao-existe/trace.jsonl").string())
+          .c_str());
+}
+
+TEST_CASE("paint envolve em ANSI só quando pedido") {
+  CHECK(hz::paint("x", hz::Tint::green, true) == "\x1b[32mx\x1b[0m");
+  CHECK(hz::paint("x", hz::Tint::green, false) == "x");
+  CHECK(hz::paint("x", hz::Tint::none, true) == "x");
+}
