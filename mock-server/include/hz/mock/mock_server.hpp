@@ -42,6 +42,9 @@ class MockServer {
   void stop();
 
   std::string base_url() const;  // "http://HOST:PORT/v1"
+  int port() const;              // 0 enquanto não estiver rodando
+
+  const Scenario& scenario() const;
 
   std::vector<RecordedRequest> requests() const;
   // Uma linha por problema: expectativa que falhou, pedido além do roteiro.

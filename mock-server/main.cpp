@@ -1,0 +1,140 @@
+// hz-mock: serve um cenário roteirizado como um endpoint OpenAI-compatível.
+//
+// A primeira linha do stdout é a URL base (http://127.0.0.1:PORTA/v1), para
+// scripts lerem e passarem adiante. Serve até SIGINT/SIGTERM; então lista no
+// stderr as falhas registradas (expectativas, pedidos além do roteiro).
+//
+// Códigos de saída: 0 sem falhas; 1 com falhas registradas ou sem conseguir
+// abrir a porta; 2 erro de uso ou cenário inválido.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include "hz/mock/embedded.hpp"
+#include "hz/mock/mock_server.hpp"
+#include "hz/mock/scenario.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "uso: hz-mock --scenario NOME|ARQUIVO [--port N] [--host ENDEREÇO]\n"
+    "\n"
+    "Serve um modelo roteirizado compatível com a API Chat Completions da OpenAI.\n"
+    "Imprime a URL base na primeira linha e responde até receber Ctrl+C (SIGINT)\n"
+    "ou SIGTERM; ao sair, lista no stderr as falhas do roteiro.\n"
+    "\n"
+    "  --scenario NOME|ARQUIVO  cenário embutido (ex.: monday, wednesday,\n"
+    "                           examples/streaming) ou caminho de um arquivo .json\n"
+    "  --port N                 porta (padrão 0: uma porta livre qualquer)\n"
+    "  --host ENDEREÇO          endereço (padrão 127.0.0.1)\n"
+    "  --help                   mostra esta ajuda\n"
+    "\n"
+    "Saída: 0 sem falhas, 1 com falhas registradas, 2 erro de uso ou cenário inválido.\n"
+    "Formato dos cenários: mock-server/README.md\n";
+
+struct Options {
+  std::string scenario;
+  std::string host = "127.0.0.1";
+  int port = 0;
+  bool help = false;
+};
+
+int usage_error(const std::string& message) {
+  std::cerr << "hz-mock: " << message << "\n(use --help para ver as opções)\n";
+  return 2;
+}
+
+// Aceita "--nome valor" e "--nome=valor". Devolve 0 ou o código de saída.
+int parse_options(int argc, char** argv, Options* options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      options->help = true;
+      continue;
+    }
+    std::string value;
+    bool has_value = false;
+    if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    if (arg != "--scenario" && arg != "--port" && arg != "--host") {
+      return usage_error("opção desconhecida: " + arg);
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) return usage_error(arg + " precisa de um valor");
+      value = argv[++i];
+    }
+    if (arg == "--scenario") {
+      options->scenario = value;
+    } else if (arg == "--host") {
+      options->host = value;
+    } else {
+      char* end = nullptr;
+      long port = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || port < 0 || port > 65535) {
+        return usage_error("--port espera um número de 0 a 65535, veio \"" + value + "\"");
+      }
+      options->port = static_cast<int>(port);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (int code = parse_options(argc, argv, &options); code != 0) return code;
+  if (options.help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (options.scenario.empty()) return usage_error("falta --scenario NOME|ARQUIVO");
+
+  auto path = hz::mock::find_scenario(options.scenario);
+  if (!path) {
+    std::cerr << "hz-mock: " << path.error().message << "\n";
+    return 2;
+  }
+  auto scenario = hz::mock::load_scenario(*path);
+  if (!scenario) {
+    std::cerr << "hz-mock: " << scenario.error().message << "\n";
+    return 2;
+  }
+
+  // Os sinais são bloqueados antes de criar threads (elas herdam a máscara)
+  // e atendidos por sigwait aqui: nada roda dentro de um tratador de sinal.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  const std::size_t steps = scenario->steps.size();
+  const std::string name = scenario->name;
+  hz::mock::MockServer server(std::move(*scenario));
+  auto port = server.start(options.host, options.port);
+  if (!port) {
+    std::cerr << "hz-mock: " << port.error().message << "\n";
+    return 1;
+  }
+  std::cout << server.base_url() << std::endl;  // endl: quem lê espera esta linha já
+  std::cerr << "hz-mock: cenário " << name << " (" << steps << " passos) em "
+            << server.base_url() << "; Ctrl+C para parar\n";
+
+  int received = 0;
+  sigwait(&signals, &received);
+  server.stop();
+
+  const auto failures = server.failures();
+  std::cerr << "hz-mock: parado (" << (received == SIGINT ? "SIGINT" : "SIGTERM") << "), "
+            << server.requests().size() << " pedidos, " << failures.size() << " falhas\n";
+  for (const auto& failure : failures) std::cerr << "hz-mock: falha: " << failure << "\n";
+  return failures.empty() ? 0 : 1;
+}

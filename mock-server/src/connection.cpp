@@ -1,0 +1,71 @@
+#include "connection.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+namespace hz::mock::detail {
+namespace {
+
+struct Endpoint {
+  std::string address;
+  int port = -1;
+};
+
+Endpoint endpoint_of(const sockaddr_storage& storage) {
+  Endpoint endpoint;
+  char text[INET6_ADDRSTRLEN] = {};
+  if (storage.ss_family == AF_INET) {
+    sockaddr_in v4{};
+    std::memcpy(&v4, &storage, sizeof v4);
+    inet_ntop(AF_INET, &v4.sin_addr, text, sizeof text);
+    endpoint.port = ntohs(v4.sin_port);
+  } else if (storage.ss_family == AF_INET6) {
+    sockaddr_in6 v6{};
+    std::memcpy(&v6, &storage, sizeof v6);
+    inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof text);
+    endpoint.port = ntohs(v6.sin6_port);
+  }
+  endpoint.address = text;
+  return endpoint;
+}
+
+// Os descritores abertos do processo: /proc/self/fd no Linux, /dev/fd no macOS.
+std::filesystem::path fd_directory() {
+  std::error_code ec;
+  if (std::filesystem::is_directory("/proc/self/fd", ec)) return "/proc/self/fd";
+  return "/dev/fd";
+}
+
+}  // namespace
+
+bool drop_connection(int local_port, const std::string& peer_addr, int peer_port) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(fd_directory(), ec)) {
+    char* end = nullptr;
+    const std::string name = entry.path().filename().string();
+    const long fd = std::strtol(name.c_str(), &end, 10);
+    if (end == name.c_str() || *end != '\0') continue;
+
+    sockaddr_storage local{};
+    sockaddr_storage peer{};
+    socklen_t local_size = sizeof local;
+    socklen_t peer_size = sizeof peer;
+    const int descriptor = static_cast<int>(fd);
+    if (getsockname(descriptor, reinterpret_cast<sockaddr*>(&local), &local_size) != 0) continue;
+    if (getpeername(descriptor, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) continue;
+    if (endpoint_of(local).port != local_port) continue;
+    const Endpoint remote = endpoint_of(peer);
+    if (remote.port != peer_port || remote.address != peer_addr) continue;
+    ::shutdown(descriptor, SHUT_RDWR);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace hz::mock::detail

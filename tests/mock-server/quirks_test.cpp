@@ -1,0 +1,132 @@
+// Peculiaridades de provedores: cada uma como sai no fio, com e sem streaming.
+#include <doctest/doctest.h>
+
+#include "support.hpp"
+
+namespace hz::mock {
+namespace {
+
+using nlohmann::json;
+using test::Served;
+
+json message_of(const json& reply) { return reply["choices"][0]["message"]; }
+
+json streamed_chunks(Served& served) {
+  json body = test::user_only();
+  body["stream"] = true;
+  body["stream_options"] = {{"include_usage", true}};
+  auto res = served.post(body);
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  json chunks = json::array();
+  for (const auto& text : test::sse_data(res->body)) {
+    if (text != "[DONE]") chunks.push_back(json::parse(text));
+  }
+  return chunks;
+}
+
+TEST_CASE("finish_reason stop com tool calls sai como roteirizado") {
+  Served served(test::embedded_scenario("examples/quirks"));
+  json reply = served.chat(test::user_only());
+  CHECK(reply["choices"][0]["finish_reason"] == "stop");
+  CHECK(message_of(reply)["tool_calls"].size() == 1);
+}
+
+TEST_CASE("arguments_as_object manda os argumentos como objeto") {
+  Served served(test::embedded_scenario("examples/quirks"));
+  served.chat(test::user_only());
+  json call = message_of(served.chat(test::user_only()))["tool_calls"][0];
+  CHECK(call["function"]["arguments"] == json{{"path", "b.txt"}});
+  CHECK(call["id"] == "call_2");
+}
+
+TEST_CASE("arguments_as_object em streaming manda o objeto num pedaço só") {
+  Served served(test::scenario_from(
+      R"({"quirks": ["arguments_as_object"], "steps": [{"tool_calls": [{"name": "read_file", "arguments": {"path": "b.txt"}}]}]})"));
+  int call_chunks = 0;
+  for (const auto& chunk : streamed_chunks(served)) {
+    if (chunk["choices"].empty() || !chunk["choices"][0]["delta"].contains("tool_calls")) continue;
+    ++call_chunks;
+    CHECK(chunk["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"] ==
+          json{{"path", "b.txt"}});
+  }
+  CHECK(call_chunks == 1);
+}
+
+TEST_CASE("arguments_as_object mantém como texto argumentos que não são JSON") {
+  Served served(test::scenario_from(
+      R"({"steps": [{"tool_calls": [{"name": "x", "arguments": "{quebrado"}], "quirks": ["arguments_as_object"]}]})"));
+  CHECK(message_of(served.chat(test::user_only()))["tool_calls"][0]["function"]["arguments"] ==
+        "{quebrado");
+}
+
+TEST_CASE("missing_ids tira o id das tool calls") {
+  Served served(test::embedded_scenario("examples/quirks"));
+  served.chat(test::user_only());
+  served.chat(test::user_only());
+  json call = message_of(served.chat(test::user_only()))["tool_calls"][0];
+  CHECK_FALSE(call.contains("id"));
+  CHECK(call["function"]["name"] == "read_file");
+}
+
+TEST_CASE("missing_ids em streaming tira o id dos deltas") {
+  Served served(test::scenario_from(
+      R"({"steps": [{"tool_calls": [{"id": "c1", "name": "x"}], "quirks": ["missing_ids"]}]})"));
+  for (const auto& chunk : streamed_chunks(served)) {
+    if (chunk["choices"].empty() || !chunk["choices"][0]["delta"].contains("tool_calls")) continue;
+    CHECK_FALSE(chunk["choices"][0]["delta"]["tool_calls"][0].contains("id"));
+  }
+}
+
+TEST_CASE("think no conteúdo é só texto") {
+  Served served(test::embedded_scenario("examples/quirks"));
+  for (int i = 0; i < 3; ++i) served.chat(test::user_only());
+  CHECK(message_of(served.chat(test::user_only()))["content"] ==
+        "<think>O usuário quer um resumo curto.</think>Resumo: tudo certo.");
+}
+
+TEST_CASE("campos de raciocínio vão na mensagem") {
+  Served served(test::embedded_scenario("examples/quirks"));
+  for (int i = 0; i < 4; ++i) served.chat(test::user_only());
+  json message = message_of(served.chat(test::user_only()));
+  CHECK(message["reasoning_content"] == "Primeiro conferir o arquivo, depois responder.");
+  CHECK(message["reasoning"] == "Campo usado por outros provedores.");
+  CHECK(message["content"] == "Resposta depois de pensar.");
+}
+
+TEST_CASE("reasoning_content em streaming vem antes do conteúdo") {
+  Served served(test::scenario_from(
+      R"({"steps": [{"content": "resposta", "reasoning_content": "pensando nisso"}]})"));
+  std::string order;
+  std::string reasoning;
+  for (const auto& chunk : streamed_chunks(served)) {
+    if (chunk["choices"].empty()) continue;
+    const json& delta = chunk["choices"][0]["delta"];
+    if (delta.contains("reasoning_content")) {
+      reasoning += delta["reasoning_content"].get<std::string>();
+      if (order.empty() || order.back() != 'r') order += 'r';
+    }
+    if (delta.contains("content") && delta["content"] != "") order += 'c';
+  }
+  CHECK(reasoning == "pensando nisso");
+  CHECK(order == "rc");
+}
+
+TEST_CASE("no_usage tira o usage da resposta") {
+  Served served(test::embedded_scenario("examples/quirks"));
+  for (int i = 0; i < 5; ++i) served.chat(test::user_only());
+  json reply = served.chat(test::user_only());
+  CHECK_FALSE(reply.contains("usage"));
+  CHECK(message_of(reply)["content"] == "Sem contagem de tokens.");
+}
+
+TEST_CASE("no_usage em streaming não manda o pedaço de uso mesmo com include_usage") {
+  Served served(test::scenario_from(R"({"steps": [{"content": "x", "quirks": ["no_usage"]}]})"));
+  for (const auto& chunk : streamed_chunks(served)) {
+    CHECK_FALSE(chunk["choices"].empty());
+    CHECK(chunk["usage"].is_null());
+  }
+}
+
+}  // namespace
+}  // namespace hz::mock
