@@ -1,0 +1,32 @@
+// As flags que todo executável de etapa aceita (DESIGN seção 4) e a leitura
+// dos arquivos que elas apontam.
+#pragma once
+
+#include <string>
+
+#include "hz/cli.hpp"
+#include "hz/result.hpp"
+
+namespace hz::stage {
+
+struct CommonFlags {
+  std::string scenario;       // --scenario NOME|ARQUIVO
+  std::string base_url;       // --base-url (vazio: OPENAI_BASE_URL; veja session.hpp)
+  std::string model;          // --model
+  std::string api_key;        // --api-key (vazio: OPENAI_API_KEY)
+  std::string prompt;         // --prompt: um turno só, sem chat
+  int max_turns = 0;          // --max-turns: o main põe o padrão da etapa antes de registrar
+  std::string workspace;      // --workspace DIR
+  std::string trace;          // --trace ARQUIVO (JSONL)
+  bool yes = false;           // --yes: não pergunta antes de escrever ou executar
+  std::string system_prompt;  // --system-prompt ARQUIVO
+};
+
+// Registra as flags acima em parser. Os textos de ajuda mostram os padrões
+// atuais de flags (por isso max_turns já deve estar preenchido).
+void add_common_flags(FlagParser& parser, CommonFlags& flags);
+
+// O conteúdo inteiro de um arquivo de texto, ou um Error com o motivo.
+Result<std::string> read_text_file(const std::string& path);
+
+}  // namespace hz::stage

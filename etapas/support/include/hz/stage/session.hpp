@@ -1,0 +1,67 @@
+// De onde vem o modelo e onde as ferramentas trabalham.
+//
+// Sem endpoint, a etapa sobe o mock embutido (no processo, 127.0.0.1, porta
+// efêmera) com um cenário e fala com ele pelo mesmo OpenAiClient, por HTTP:
+// o loop não sabe a diferença. Com endpoint (--base-url ou OPENAI_BASE_URL),
+// fala com o servidor real.
+//
+// Regras de escolha:
+//   --scenario sem --base-url   mock embutido (OPENAI_BASE_URL é ignorada)
+//   --scenario com --base-url   modelo real, mas com a pasta de trabalho e o
+//                               pedido padrão do cenário
+//   --base-url ou OPENAI_BASE_URL, sem --scenario   modelo real
+//   nada disso                  mock embutido com o cenário de demonstração
+// Pasta de trabalho: --workspace DIR (usada como está); senão, com cenário,
+// uma cópia nova da fixture numa pasta temporária (que fica, para você olhar);
+// senão, a pasta atual.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hz/chat_client.hpp"
+#include "hz/mock/mock_server.hpp"
+#include "hz/result.hpp"
+#include "hz/stage/flags.hpp"
+#include "hz/trace.hpp"
+
+namespace hz::stage {
+
+// Um problema ao montar a sessão: a mensagem (em português) e o código de
+// saída (2 para entrada ruim, 1 para o resto).
+struct SetupError {
+  int exit_code = 2;
+  std::string message;
+};
+
+struct Session {
+  bool scripted = false;        // true: o modelo é o mock embutido (nunca pergunta nada)
+  std::string scenario_name;    // vazio: sem cenário
+  std::string scenario_prompt;  // o pedido padrão do cenário (vazio: sem cenário)
+  std::string model_name;       // o "model" dos pedidos
+  std::string base_url;         // com quem o cliente fala
+  std::filesystem::path workspace;
+  std::unique_ptr<mock::MockServer> mock;  // só quando scripted
+  std::unique_ptr<OpenAiClient> client;
+
+  // Falhas registradas pelo mock embutido (roteiro que não casou); vazio com
+  // endpoint real.
+  std::vector<std::string> mock_failures() const;
+};
+
+// Monta a sessão a partir das flags e do ambiente (OPENAI_BASE_URL,
+// OPENAI_API_KEY). default_scenario é o demo da etapa ("monday").
+Result<Session, SetupError> open_session(const CommonFlags& flags,
+                                         std::string_view default_scenario);
+
+// O trace da etapa: linha humana em stderr (cor só num TTY sem NO_COLOR) e,
+// se jsonl_path não for vazio, o JSONL. Erro 2 se o arquivo não abrir.
+Result<std::unique_ptr<Trace>, SetupError> open_trace(const std::string& jsonl_path);
+
+// Algumas linhas para stderr dizendo com quem se fala e onde se trabalha.
+std::string describe(const Session& session);
+
+}  // namespace hz::stage

@@ -1,0 +1,46 @@
+#include "hz/stage/flags.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace hz::stage {
+
+void add_common_flags(FlagParser& parser, CommonFlags& flags) {
+  parser.add_string("scenario", &flags.scenario,
+                    "cenário do mock embutido: nome (monday, wednesday) ou arquivo .json "
+                    "(padrão sem endpoint: o demo da etapa)",
+                    "NOME|ARQUIVO");
+  parser.add_string("base-url", &flags.base_url,
+                    "endpoint compatível com OpenAI, ex.: http://localhost:11434/v1 "
+                    "(padrão: $OPENAI_BASE_URL; sem nenhum, usa o mock embutido)",
+                    "URL");
+  parser.add_string("model", &flags.model,
+                    "modelo pedido ao endpoint, ex.: qwen3:8b (obrigatório com endpoint real)",
+                    "NOME");
+  parser.add_string("api-key", &flags.api_key, "chave da API (padrão: $OPENAI_API_KEY)", "CHAVE");
+  parser.add_string("prompt", &flags.prompt,
+                    "roda um turno só com este pedido (sem ele: chat no stdin com endpoint "
+                    "real, ou o pedido do cenário)");
+  parser.add_int(
+      "max-turns", &flags.max_turns,
+      "máximo de chamadas ao modelo por turno (padrão: " + std::to_string(flags.max_turns) + ")");
+  parser.add_string("workspace", &flags.workspace,
+                    "pasta onde as ferramentas trabalham, usada como está (padrão: cópia "
+                    "temporária da fixture do cenário, ou a pasta atual com endpoint real)",
+                    "DIR");
+  parser.add_string("trace", &flags.trace, "grava os eventos em JSONL, um por linha", "ARQUIVO");
+  parser.add_bool("yes", &flags.yes, "não pergunta antes de ferramentas que escrevem ou executam");
+  parser.add_string("system-prompt", &flags.system_prompt,
+                    "troca o prompt de sistema padrão pelo conteúdo deste arquivo", "ARQUIVO");
+}
+
+Result<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"não consegui ler o arquivo " + path};
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Error{"erro lendo o arquivo " + path};
+  return text.str();
+}
+
+}  // namespace hz::stage

@@ -1,0 +1,337 @@
+// Ponta a ponta: o executável hz-01-loop de verdade, contra o mock embutido
+// (cenários do curso) ou contra um ScriptedModel do teste via --base-url.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "helpers.hpp"
+#include "hz/mock/embedded.hpp"
+#include "hz/mock/scenario.hpp"
+#include "hz/testing/process.hpp"
+#include "hz/testing/scripted_model.hpp"
+#include "hz/testing/temp_dir.hpp"
+
+using hz::testing::ProcessResult;
+using hz::testing::ScriptedModel;
+using hz::testing::TempDir;
+using nlohmann::json;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& piece) {
+  return text.find(piece) != std::string::npos;
+}
+
+// Roda hz-01-loop sem herdar um endpoint do ambiente de quem roda os testes.
+ProcessResult run_stage(std::vector<std::string> args, const std::string& stdin_text = "",
+                        std::vector<std::string> env = {}) {
+  args.insert(args.begin(), hz::testing::bin_path("hz-01-loop").string());
+  env.push_back("OPENAI_BASE_URL=");
+  env.push_back("OPENAI_API_KEY=");
+  env.push_back("NO_COLOR=1");
+  return hz::testing::run_program(args, stdin_text, env);
+}
+
+hz::mock::Scenario course_scenario(const std::string& name) {
+  auto path = hz::mock::find_scenario(name);
+  REQUIRE_MESSAGE(path.ok(), path.error().message);
+  auto scenario = hz::mock::load_scenario(*path);
+  REQUIRE_MESSAGE(scenario.ok(), scenario.error().message);
+  return std::move(scenario).value();
+}
+
+// Copia a fixture de um cenário para dentro de dir.
+void copy_fixture(const hz::mock::Scenario& scenario, const std::filesystem::path& dir) {
+  REQUIRE(scenario.workspace.has_value());
+  std::filesystem::copy(*scenario.workspace, dir, std::filesystem::copy_options::recursive);
+}
+
+// A primeira tool call do roteiro com esse nome (argumentos lidos como JSON).
+json scripted_arguments(const hz::mock::Scenario& scenario, const std::string& tool) {
+  for (const auto& step : scenario.steps) {
+    for (const auto& call : step.tool_calls) {
+      if (call.name == tool) return json::parse(call.arguments);
+    }
+  }
+  FAIL("o roteiro não chama " << tool);
+  return {};
+}
+
+std::string write_file_scenario() {
+  return R"({"name": "escrita", "steps": [
+    {"tool_calls": [{"id": "c1", "name": "write_file",
+                     "arguments": "{\"path\": \"nota.txt\", \"content\": \"novo\\n\"}"}]},
+    {"expect": {"last_role": "tool"}, "content": "entendido"}
+  ]})";
+}
+
+}  // namespace
+
+TEST_CASE("o demo de segunda-feira conserta o teste de verdade") {
+  const auto scenario = course_scenario("monday");
+  const TempDir dir;
+  const auto workspace = dir / "ws";
+  copy_fixture(scenario, workspace);
+  const auto edit = scripted_arguments(scenario, "edit_file");
+  const auto file = workspace / edit.at("path").get<std::string>();
+  const std::string test_command = scripted_arguments(scenario, "run_shell").at("command");
+
+  // Antes: o teste da fixture falha de verdade.
+  const auto before = hz::testing::run_program(
+      {"/bin/sh", "-c", "cd '" + workspace.string() + "' && " + test_command});
+  CHECK(before.exit_code != 0);
+
+  const auto result = run_stage({"--scenario", "monday", "--workspace", workspace.string(),
+                                 "--trace", (dir / "trace.jsonl").string()});
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == scenario.steps.back().content + "\n");
+  CHECK(contains(result.err, "você> " + scenario.prompt));
+  CHECK(contains(result.err, "workspace: " + std::filesystem::canonical(workspace).string()));
+  CHECK_FALSE(contains(result.err, "o mock registrou"));
+
+  // A edição aconteceu no disco e o teste agora passa de verdade.
+  const std::string edited = dir.read("ws/" + edit.at("path").get<std::string>());
+  CHECK(contains(edited, edit.at("new_text").get<std::string>()));
+  CHECK_FALSE(contains(edited, edit.at("old_text").get<std::string>()));
+  const auto after = hz::testing::run_program(
+      {"/bin/sh", "-c", "cd '" + workspace.string() + "' && " + test_command});
+  CHECK(after.exit_code == 0);
+
+  const auto events = hz::test01::read_jsonl(dir / "trace.jsonl");
+  const std::vector<std::string> expected{
+      "model_request", "model_response", "tool_start", "tool_end",  // run_shell: falha
+      "model_request", "model_response", "tool_start", "tool_end",  // read_file
+      "model_request", "model_response", "tool_start", "tool_end",  // edit_file
+      "model_request", "model_response", "tool_start", "tool_end",  // run_shell: passa
+      "model_request", "model_response", "turn_end"};
+  CHECK(hz::test01::event_names(events) == expected);
+  REQUIRE(events.size() == expected.size());
+  CHECK(events[2]["name"] == "run_shell");
+  CHECK(events[3]["ok"] == false);
+  CHECK(events[6]["name"] == "read_file");
+  CHECK(events[10]["name"] == "edit_file");
+  CHECK(events[11]["ok"] == true);
+  CHECK(events[14]["name"] == "run_shell");
+  CHECK(events[15]["ok"] == true);
+  CHECK(events.back()["outcome"] == "success");
+  CHECK(events.back()["turns"] == 5);
+}
+
+TEST_CASE("sem endpoint o demo roda numa cópia temporária da fixture") {
+  const auto scenario = course_scenario("monday");
+  const TempDir tmp;
+  const auto result = run_stage({}, "", {"TMPDIR=" + tmp.path().string()});
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == scenario.steps.back().content + "\n");
+  CHECK(contains(result.err, "cenário monday"));
+  // A cópia ficou em TMPDIR, editada; a fixture do repositório não mudou.
+  std::vector<std::filesystem::path> copies;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp.path())) {
+    copies.push_back(entry.path());
+  }
+  REQUIRE(copies.size() == 1);
+  CHECK(contains(result.err, "workspace: " + copies[0].string()));
+  const auto edit = scripted_arguments(scenario, "edit_file");
+  const std::string path = edit.at("path").get<std::string>();
+  CHECK(contains(tmp.read(copies[0].filename().string() + "/" + path),
+                 edit.at("new_text").get<std::string>()));
+  const TempDir pristine;
+  copy_fixture(scenario, pristine / "f");
+  CHECK(contains(pristine.read("f/" + path), edit.at("old_text").get<std::string>()));
+}
+
+TEST_CASE("quarta-feira com max-turns 4 termina em max_turns depois de 4 chamadas") {
+  const TempDir dir;
+  const auto result =
+      run_stage({"--scenario", "wednesday", "--max-turns", "4", "--trace",
+                 (dir / "trace.jsonl").string(), "--workspace", dir.path().string()});
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 3);
+  CHECK(result.out.empty());
+  CHECK(contains(result.err, "max_turns"));
+  const auto events = hz::test01::read_jsonl(dir / "trace.jsonl");
+  int requests = 0;
+  for (const auto& event : events) requests += event["event"] == "model_request" ? 1 : 0;
+  CHECK(requests == 4);
+  REQUIRE_FALSE(events.empty());
+  CHECK(events.back()["event"] == "turn_end");
+  CHECK(events.back()["outcome"] == "max_turns");
+  CHECK(events.back()["turns"] == 4);
+}
+
+TEST_CASE("o chat interativo roda um turno por linha com o mesmo histórico") {
+  ScriptedModel model(R"({"name": "chat", "steps": [
+    {"expect": {"message_count": 2, "last_contains": ["primeira"]}, "content": "resposta um"},
+    {"expect": {"message_count": 4, "last_contains": ["segunda"]}, "content": "resposta dois"}
+  ]})");
+  const TempDir dir;
+  const auto result = run_stage(
+      {"--base-url", model.base_url(), "--model", "m", "--workspace", dir.path().string()},
+      "primeira\n\nsegunda\n");
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "resposta um\nresposta dois\n");
+  CHECK(contains(result.err, "você> "));
+  const auto bodies = model.request_bodies();
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[1]["messages"] ==
+        hz::test01::wire_messages({hz::Message::system(std::string(hz::default_system_prompt())),
+                                   hz::Message::user("primeira"),
+                                   hz::Message::assistant("resposta um"),
+                                   hz::Message::user("segunda")}));
+  CHECK(bodies[1]["model"] == "m");
+  CHECK(model.failures().empty());
+}
+
+TEST_CASE("cenário com endpoint real usa a fixture e o pedido do cenário") {
+  const auto monday = course_scenario("monday");
+  ScriptedModel model(R"({"name": "real-na-segunda", "steps": [
+    {"expect": {"message_count": 2, "last_role": "user"},
+     "tool_calls": [{"id": "c1", "name": "list_dir", "arguments": "{\"path\": \".\"}"}]},
+    {"expect": {"last_role": "tool", "last_contains": ["config.ini", "test_login.sh"]},
+     "content": "vi a pasta"}
+  ]})");
+  const TempDir tmp;
+  const auto result =
+      run_stage({"--base-url", model.base_url(), "--model", "m", "--scenario", "monday"}, "",
+                {"TMPDIR=" + tmp.path().string()});
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "vi a pasta\n");
+  CHECK(contains(result.err, "cenário: monday"));
+  const auto bodies = model.request_bodies();
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[0]["messages"][1] == hz::to_json(hz::Message::user(monday.prompt)));
+  CHECK(model.failures().empty());
+}
+
+TEST_CASE("o chat sem nenhuma linha sai com 0 sem chamar o modelo") {
+  ScriptedModel model(R"({"name": "mudo", "steps": [{"content": "nunca"}]})");
+  const TempDir dir;
+  const auto result = run_stage(
+      {"--base-url", model.base_url(), "--model", "m", "--workspace", dir.path().string()});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.empty());
+  CHECK(model.request_bodies().empty());
+}
+
+TEST_CASE("recusar pelo stdin deixa o arquivo intacto e o modelo fica sabendo") {
+  ScriptedModel model(write_file_scenario());
+  const TempDir dir;
+  dir.write("nota.txt", "antigo\n");
+  const auto result = run_stage({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                                 dir.path().string(), "--prompt", "troque a nota"},
+                                "n\n");
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "entendido\n");
+  CHECK(contains(result.err, "permitir write_file"));
+  CHECK(dir.read("nota.txt") == "antigo\n");
+  const auto bodies = model.request_bodies();
+  REQUIRE(bodies.size() == 2);
+  CHECK(
+      bodies[1]["messages"].back() ==
+      hz::to_json(hz::Message::tool("c1", "erro: o usuário recusou esta chamada de write_file.")));
+}
+
+TEST_CASE("responder s na confirmação deixa a ferramenta rodar") {
+  ScriptedModel model(write_file_scenario());
+  const TempDir dir;
+  dir.write("nota.txt", "antigo\n");
+  const auto result = run_stage({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                                 dir.path().string(), "--prompt", "troque a nota"},
+                                "s\n");
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(contains(result.err, "permitir write_file"));
+  CHECK(dir.read("nota.txt") == "novo\n");
+}
+
+TEST_CASE("com --yes a ferramenta roda sem perguntar") {
+  ScriptedModel model(write_file_scenario());
+  const TempDir dir;
+  dir.write("nota.txt", "antigo\n");
+  const auto result = run_stage({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                                 dir.path().string(), "--prompt", "troque a nota", "--yes"});
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK_FALSE(contains(result.err, "permitir"));
+  CHECK(dir.read("nota.txt") == "novo\n");
+}
+
+TEST_CASE("--system-prompt troca o prompt de sistema") {
+  ScriptedModel model(R"({"name": "regras", "steps": [{"content": "oi"}]})");
+  const TempDir dir;
+  const auto rules = dir.write("regras.txt", "Só responda oi.");
+  const auto result =
+      run_stage({"--base-url", model.base_url(), "--model", "m", "--workspace", dir.path().string(),
+                 "--system-prompt", rules.string(), "--prompt", "olá"});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "oi\n");
+  const auto bodies = model.request_bodies();
+  REQUIRE(bodies.size() == 1);
+  CHECK(bodies[0]["messages"] == hz::test01::wire_messages({hz::Message::system("Só responda oi."),
+                                                            hz::Message::user("olá")}));
+}
+
+TEST_CASE("erro do provedor encerra com código 1 e mensagem clara") {
+  ScriptedModel model(R"({"name": "caiu", "steps": [
+    {"error": {"status": 500, "message": "o servidor caiu"}}
+  ]})");
+  const TempDir dir;
+  const auto result = run_stage({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                                 dir.path().string(), "--prompt", "oi"});
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(contains(result.err, "erro do provedor"));
+  CHECK(contains(result.err, "o servidor caiu"));
+}
+
+TEST_CASE("entradas ruins saem com código 2 e mensagem clara") {
+  const TempDir dir;
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {{"--max-turns", "0"}, "--max-turns precisa ser pelo menos 1"},
+      {{"--max-turns", "-3"}, "--max-turns precisa ser pelo menos 1"},
+      {{"--max-tool-output", "10"}, "--max-tool-output precisa ser pelo menos 64"},
+      {{"--max-turns", "muitos"}, "max-turns"},
+      {{"--flag-que-nao-existe"}, "flag-que-nao-existe"},
+      {{"--system-prompt", (dir / "nao-existe.txt").string()}, "--system-prompt"},
+      {{"--scenario", "cenario-que-nao-existe"}, "cenario-que-nao-existe"},
+      {{"--workspace", (dir / "nao-existe").string()}, "não é uma pasta que existe"},
+      {{"--trace", (dir / "nao-existe" / "t.jsonl").string()}, "--trace"},
+      {{"--base-url", "http://127.0.0.1:1/v1", "--workspace", dir.path().string()},
+       "falta --model"},
+  };
+  for (const auto& c : cases) {
+    std::string shown;
+    for (const auto& arg : c.args) shown += arg + " ";
+    CAPTURE(shown);
+    const auto result = run_stage(c.args);
+    CAPTURE(result.err);
+    CHECK(result.exit_code == 2);
+    CHECK(result.out.empty());
+    CHECK(contains(result.err, c.message));
+  }
+}
+
+TEST_CASE("--help mostra as flags e sai com 0") {
+  const auto result = run_stage({"--help"});
+  CHECK(result.exit_code == 0);
+  for (const char* flag :
+       {"--scenario", "--base-url", "--model", "--api-key", "--prompt", "--max-turns",
+        "--workspace", "--trace", "--yes", "--system-prompt", "--max-tool-output"}) {
+    CAPTURE(flag);
+    CHECK(contains(result.out, flag));
+  }
+  CHECK(contains(result.out, "padrão: 20"));
+}

@@ -1,0 +1,181 @@
+// O despacho: uma tool call vira uma mensagem tool, e todo erro vira texto.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+#include "hz/testing/temp_dir.hpp"
+#include "hz/text.hpp"
+#include "hz/workspace.hpp"
+#include "tool_dispatch.hpp"
+
+using hz::Message;
+using hz::ToolCall;
+using hz::ToolOutput;
+using hz::test01::echo_tool;
+using hz::test01::fake_tool;
+using hz::test01::throwing_tool;
+
+TEST_CASE("o despacho roda a ferramenta e responde com o id do pedido") {
+  const hz::ToolBox box({echo_tool()});
+  const auto result = box.dispatch(ToolCall{"c1", "echo", R"({"text":"olá"})"});
+  CHECK(result.message == Message::tool("c1", "olá"));
+  CHECK(result.ok);
+  CHECK(result.output_bytes == std::string("olá").size());
+}
+
+TEST_CASE("ferramenta desconhecida vira texto de erro com a lista de ferramentas") {
+  const hz::ToolBox box({echo_tool(), throwing_tool()});
+  const auto result = box.dispatch(ToolCall{"c7", "apagar_tudo", "{}"});
+  CHECK(result.message == Message::tool("c7",
+                                        "erro: ferramenta desconhecida \"apagar_tudo\". "
+                                        "Ferramentas disponíveis: echo, explode."));
+  CHECK_FALSE(result.ok);
+}
+
+TEST_CASE("argumentos que não são JSON viram texto de erro") {
+  const hz::ToolBox box({echo_tool()});
+  const auto result = box.dispatch(ToolCall{"c1", "echo", R"({"text": )"});
+  CHECK(result.message.content ==
+        R"(erro: os argumentos de echo não são um objeto JSON válido: {"text": )");
+  CHECK(result.message.tool_call_id == "c1");
+  CHECK_FALSE(result.ok);
+}
+
+TEST_CASE("argumentos que são JSON mas não um objeto viram texto de erro") {
+  const hz::ToolBox box({echo_tool()});
+  const auto result = box.dispatch(ToolCall{"c1", "echo", "[1, 2]"});
+  CHECK(result.message.content ==
+        "erro: os argumentos de echo não são um objeto JSON válido: [1, 2]");
+  CHECK_FALSE(result.ok);
+}
+
+TEST_CASE("argumentos vazios contam como um objeto vazio") {
+  const hz::ToolBox box({fake_tool("ping", {}, [](const nlohmann::json& args) {
+    return ToolOutput::success("pong " + args.dump());
+  })});
+  const auto result = box.dispatch(ToolCall{"c1", "ping", ""});
+  CHECK(result.message == Message::tool("c1", "pong {}"));
+  CHECK(result.ok);
+}
+
+TEST_CASE("campo obrigatório ausente vira texto de erro e a ferramenta não roda") {
+  int runs = 0;
+  const hz::ToolBox box({fake_tool("edit", {"path", "old_text"}, [&runs](const nlohmann::json&) {
+    ++runs;
+    return ToolOutput::success("editado");
+  })});
+  const auto result = box.dispatch(ToolCall{"c2", "edit", R"({"path":"a.txt"})"});
+  CHECK(
+      result.message ==
+      Message::tool("c2", "erro: falta o campo obrigatório \"old_text\" nos argumentos de edit."));
+  CHECK_FALSE(result.ok);
+  CHECK(runs == 0);
+}
+
+TEST_CASE("ferramenta que lança exceção vira texto de erro") {
+  const hz::ToolBox box({throwing_tool()});
+  const auto result = box.dispatch(ToolCall{"c3", "explode", "{}"});
+  CHECK(result.message ==
+        Message::tool("c3", "erro: a ferramenta explode lançou uma exceção: disco pegou fogo"));
+  CHECK_FALSE(result.ok);
+}
+
+TEST_CASE("falha esperada da ferramenta chega ao modelo como está com ok falso") {
+  const hz::ToolBox box({fake_tool("check", {}, [](const nlohmann::json&) {
+    return ToolOutput::failure("código de saída: 1\nFALHOU");
+  })});
+  const auto result = box.dispatch(ToolCall{"c4", "check", "{}"});
+  CHECK(result.message == Message::tool("c4", "código de saída: 1\nFALHOU"));
+  CHECK_FALSE(result.ok);
+}
+
+TEST_CASE("saída longa é cortada no meio guardando o começo e o fim") {
+  const std::string big = "COMECO\n" + std::string(10000, 'x') + "\nFIM";
+  const hz::ToolBox box(
+      {fake_tool("big", {}, [&big](const nlohmann::json&) { return ToolOutput::success(big); })},
+      {}, 200);
+  CHECK(box.max_output_bytes() == 200);
+  const auto result = box.dispatch(ToolCall{"c5", "big", "{}"});
+  const std::string& text = result.message.content;
+  CHECK(text == hz::truncate_middle(big, 200));
+  CHECK(text.rfind("COMECO\n", 0) == 0);
+  CHECK(text.substr(text.size() - 4) == "\nFIM");
+  CHECK(text.find("omitidos") != std::string::npos);
+  CHECK(text.size() < 300);
+  CHECK(result.output_bytes == big.size());
+  CHECK(result.ok);
+}
+
+TEST_CASE("saída dentro do limite não é cortada") {
+  const std::string exact(200, 'y');
+  const hz::ToolBox box(
+      {fake_tool("fit", {},
+                 [&exact](const nlohmann::json&) { return ToolOutput::success(exact); })},
+      {}, 200);
+  CHECK(box.dispatch(ToolCall{"c6", "fit", "{}"}).message.content == exact);
+}
+
+TEST_CASE("recusa do usuário vira texto de erro e a ferramenta não roda") {
+  int runs = 0;
+  std::vector<std::string> asked;
+  auto write = fake_tool(
+      "write", {"path"},
+      [&runs](const nlohmann::json&) {
+        ++runs;
+        return ToolOutput::success("escrito");
+      },
+      /*needs_approval=*/true);
+  const hz::ToolBox box({write}, [&asked](const hz::Tool& tool, const nlohmann::json& args) {
+    asked.push_back(tool.schema.name + " " + args.dump());
+    return false;
+  });
+  const auto result = box.dispatch(ToolCall{"c8", "write", R"({"path":"a.txt"})"});
+  CHECK(result.message == Message::tool("c8", "erro: o usuário recusou esta chamada de write."));
+  CHECK_FALSE(result.ok);
+  CHECK(runs == 0);
+  CHECK(asked == std::vector<std::string>{R"(write {"path":"a.txt"})"});
+}
+
+TEST_CASE("aprovação concedida deixa a ferramenta rodar") {
+  auto write = fake_tool(
+      "write", {"path"}, [](const nlohmann::json&) { return ToolOutput::success("escrito"); },
+      /*needs_approval=*/true);
+  const hz::ToolBox box({write}, [](const hz::Tool&, const nlohmann::json&) { return true; });
+  const auto result = box.dispatch(ToolCall{"c9", "write", R"({"path":"a.txt"})"});
+  CHECK(result.message == Message::tool("c9", "escrito"));
+  CHECK(result.ok);
+}
+
+TEST_CASE("ferramenta que só lê não pergunta nada ao usuário") {
+  int asked = 0;
+  const hz::ToolBox box({echo_tool()}, [&asked](const hz::Tool&, const nlohmann::json&) {
+    ++asked;
+    return false;
+  });
+  const auto result = box.dispatch(ToolCall{"c1", "echo", R"({"text":"livre"})"});
+  CHECK(result.message == Message::tool("c1", "livre"));
+  CHECK(asked == 0);
+}
+
+TEST_CASE("read_file fora do workspace é recusado com texto de erro") {
+  const hz::testing::TempDir dir;
+  dir.write("segredo.txt", "não leia");
+  dir.write("ws/dentro.txt", "pode ler");
+  const hz::ToolBox box(hz::basic_tools(hz::Workspace(dir / "ws")));
+
+  const auto escape = box.dispatch(ToolCall{"c1", "read_file", R"({"path":"../segredo.txt"})"});
+  CHECK(escape.message == Message::tool("c1", "caminho fora do workspace: ../segredo.txt"));
+  CHECK_FALSE(escape.ok);
+
+  const auto deep = box.dispatch(ToolCall{"c2", "read_file", R"({"path":"../../etc/passwd"})"});
+  CHECK(deep.message == Message::tool("c2", "caminho fora do workspace: ../../etc/passwd"));
+
+  const auto absolute = box.dispatch(ToolCall{"c3", "read_file", R"({"path":"/etc/passwd"})"});
+  CHECK(absolute.message.content.rfind("caminho absoluto não é permitido: /etc/passwd", 0) == 0);
+  CHECK_FALSE(absolute.ok);
+
+  const auto inside = box.dispatch(ToolCall{"c4", "read_file", R"({"path":"dentro.txt"})"});
+  CHECK(inside.message == Message::tool("c4", "pode ler"));
+}

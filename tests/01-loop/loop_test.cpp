@@ -1,0 +1,346 @@
+// run_turn contra o mock no processo: o que o loop faz com cada resposta e o
+// que ele manda ao modelo (conferido nos pedidos gravados pelo mock).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "agent_loop.hpp"
+#include "context.hpp"
+#include "helpers.hpp"
+#include "hz/chat_client.hpp"
+#include "hz/testing/scripted_model.hpp"
+#include "hz/testing/temp_dir.hpp"
+#include "hz/trace.hpp"
+#include "hz/workspace.hpp"
+
+using hz::Message;
+using hz::Outcome;
+using hz::ToolCall;
+using hz::test01::echo_tool;
+using hz::test01::throwing_tool;
+using hz::test01::wire_messages;
+using nlohmann::json;
+
+namespace {
+
+// Um modelo roteirizado, o cliente HTTP real apontado para ele, as
+// ferramentas e um histórico que começa com "regras".
+struct Rig {
+  explicit Rig(std::string_view scenario, std::vector<hz::Tool> tools = {echo_tool()},
+               int max_turns = 10, hz::TraceOptions trace_options = {})
+      : model(scenario),
+        client(model.endpoint()),
+        box(std::move(tools)),
+        trace(std::move(trace_options)),
+        config{"modelo-teste", max_turns},
+        history(hz::start_conversation("regras")) {}
+
+  hz::TurnResult turn(std::string text) {
+    hz::add_user_message(history, std::move(text));
+    return hz::run_turn(history, config, client, box, trace);
+  }
+
+  std::vector<json> bodies() const { return model.request_bodies(); }
+
+  hz::testing::ScriptedModel model;
+  hz::OpenAiClient client;
+  hz::ToolBox box;
+  hz::Trace trace;
+  hz::LoopConfig config;
+  std::vector<Message> history;
+};
+
+// Uma tool call de echo com o texto dado.
+std::string echo_call(std::string_view id, std::string_view text) {
+  const json args = {{"text", text}};
+  return json{{"id", id}, {"name", "echo"}, {"arguments", args.dump()}}.dump();
+}
+
+ToolCall echo(std::string id, std::string_view text) {
+  return ToolCall{std::move(id), "echo", json{{"text", text}}.dump()};
+}
+
+}  // namespace
+
+TEST_CASE("o turno para quando a resposta não tem tool calls") {
+  Rig rig(R"({"name": "parada", "steps": [
+    {"content": "pronto", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}
+  ]})");
+  const auto result = rig.turn("oi");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.final_text == "pronto");
+  CHECK(result.model_calls == 1);
+  CHECK(result.usage.prompt_tokens == 10);
+  CHECK(result.usage.completion_tokens == 2);
+  CHECK(result.cost_usd == 0.0);
+  CHECK(rig.history == std::vector<Message>{Message::system("regras"), Message::user("oi"),
+                                            Message::assistant("pronto")});
+  CHECK(rig.bodies().size() == 1);
+  CHECK(rig.model.failures().empty());
+}
+
+TEST_CASE("várias tool calls numa resposta viram uma mensagem tool cada na ordem") {
+  Rig rig(R"({"name": "tres", "steps": [
+    {"tool_calls": [)" +
+          echo_call("c1", "um") + "," + echo_call("c2", "dois") + "," + echo_call("c3", "três") +
+          R"(]},
+    {"content": "fim"}
+  ]})");
+  const auto result = rig.turn("ecoe três vezes");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.model_calls == 2);
+  const std::vector<Message> expected{
+      Message::system("regras"),
+      Message::user("ecoe três vezes"),
+      Message::assistant("", {echo("c1", "um"), echo("c2", "dois"), echo("c3", "três")}),
+      Message::tool("c1", "um"),
+      Message::tool("c2", "dois"),
+      Message::tool("c3", "três"),
+      Message::assistant("fim")};
+  CHECK(rig.history == expected);
+  const auto bodies = rig.bodies();
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[1]["messages"] == wire_messages({expected.begin(), expected.begin() + 6}));
+}
+
+TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo") {
+  Rig rig(R"({"name": "historico", "steps": [
+    {"tool_calls": [)" +
+              echo_call("a", "1") + R"(]},
+    {"content": "vou de novo", "tool_calls": [)" +
+              echo_call("b", "2") + R"(]},
+    {"content": "acabou"}
+  ]})",
+          {echo_tool(), throwing_tool()});
+  rig.turn("vai");
+  const auto bodies = rig.bodies();
+  REQUIRE(bodies.size() == 3);
+  REQUIRE(rig.history.size() == 7);
+  const json schemas = {hz::to_json(rig.box.schemas()[0]), hz::to_json(rig.box.schemas()[1])};
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    CAPTURE(i);
+    const std::vector<Message> sent(rig.history.begin(),
+                                    rig.history.begin() + static_cast<long>(2 + 2 * i));
+    CHECK(bodies[i]["messages"] == wire_messages(sent));
+    CHECK(bodies[i]["tools"] == schemas);
+    CHECK(bodies[i]["model"] == "modelo-teste");
+  }
+}
+
+TEST_CASE("ferramenta desconhecida vira texto de erro e o loop continua") {
+  Rig rig(R"({"name": "desconhecida", "steps": [
+    {"tool_calls": [{"id": "c1", "name": "apagar_tudo", "arguments": "{}"}]},
+    {"expect": {"last_role": "tool", "last_contains": ["desconhecida"]}, "content": "desculpe"}
+  ]})",
+          {echo_tool(), throwing_tool()});
+  const auto result = rig.turn("limpe tudo");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.final_text == "desculpe");
+  CHECK(result.model_calls == 2);
+  REQUIRE(rig.history.size() == 5);
+  CHECK(rig.history[3] == Message::tool("c1",
+                                        "erro: ferramenta desconhecida \"apagar_tudo\". "
+                                        "Ferramentas disponíveis: echo, explode."));
+  CHECK(rig.model.failures().empty());
+}
+
+TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop continua") {
+  Rig rig(R"({"name": "argumentos", "steps": [
+    {"tool_calls": [{"id": "c1", "name": "echo", "arguments": "{\"text\": "},
+                    {"id": "c2", "name": "echo", "arguments": "{\"texto\": \"oi\"}"}]},
+    {"expect": {"message_count": 5, "last_role": "tool"}, "content": "vou corrigir"}
+  ]})");
+  const auto result = rig.turn("ecoe");
+  CHECK(result.outcome == Outcome::success);
+  REQUIRE(rig.history.size() == 6);
+  CHECK(rig.history[3] ==
+        Message::tool("c1",
+                      R"(erro: os argumentos de echo não são um objeto JSON válido: {"text": )"));
+  CHECK(rig.history[4] ==
+        Message::tool("c2", "erro: falta o campo obrigatório \"text\" nos argumentos de echo."));
+  CHECK(rig.model.failures().empty());
+}
+
+TEST_CASE("ferramenta que lança exceção vira texto de erro e o loop continua") {
+  Rig rig(R"({"name": "excecao", "steps": [
+    {"tool_calls": [{"id": "c1", "name": "explode", "arguments": "{}"}]},
+    {"expect": {"last_role": "tool"}, "content": "a ferramenta quebrou"}
+  ]})",
+          {echo_tool(), throwing_tool()});
+  const auto result = rig.turn("exploda");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.final_text == "a ferramenta quebrou");
+  REQUIRE(rig.history.size() == 5);
+  CHECK(rig.history[3] ==
+        Message::tool("c1", "erro: a ferramenta explode lançou uma exceção: disco pegou fogo"));
+}
+
+TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
+  Rig rig(R"({"name": "sem-fim", "steps": [
+    {"tool_calls": [)" +
+              echo_call("c", "de novo") + R"(],
+     "usage": {"prompt_tokens": 7, "completion_tokens": 3}, "repeat": "forever"}
+  ]})",
+          {echo_tool()}, 4);
+  const auto result = rig.turn("rode o teste");
+  CHECK(result.outcome == Outcome::max_turns);
+  CHECK(result.model_calls == 4);
+  CHECK(result.final_text.empty());
+  CHECK(result.usage.prompt_tokens == 28);
+  CHECK(result.usage.completion_tokens == 12);
+  CHECK(rig.bodies().size() == 4);
+  REQUIRE(rig.history.size() == 2 + 4 * 2);
+  CHECK(rig.history.back() == Message::tool("c", "de novo"));
+}
+
+TEST_CASE("max_turns 1 faz uma única chamada ao modelo") {
+  Rig rig(R"({"name": "uma", "steps": [
+    {"tool_calls": [)" +
+              echo_call("c", "x") + R"(], "repeat": "forever"}
+  ]})",
+          {echo_tool()}, 1);
+  const auto result = rig.turn("vai");
+  CHECK(result.outcome == Outcome::max_turns);
+  CHECK(result.model_calls == 1);
+  CHECK(rig.bodies().size() == 1);
+}
+
+TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
+  Rig rig(R"({"name": "stop-com-tools", "steps": [
+    {"tool_calls": [)" +
+          echo_call("c1", "rodei") + R"(], "finish_reason": "stop"},
+    {"expect": {"last_role": "tool", "last_contains": ["rodei"]}, "content": "feito"}
+  ]})");
+  const auto result = rig.turn("faça");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.final_text == "feito");
+  CHECK(result.model_calls == 2);
+  REQUIRE(rig.history.size() == 5);
+  CHECK(rig.history[3] == Message::tool("c1", "rodei"));
+  CHECK(rig.model.failures().empty());
+}
+
+TEST_CASE("think e raciocínio não entram no histórico") {
+  Rig rig(R"({"name": "pensador", "steps": [
+    {"content": "<think>preciso ecoar</think>Vou ecoar.", "reasoning_content": "segredo-a",
+     "tool_calls": [)" +
+          echo_call("c1", "eco") + R"(]},
+    {"content": "<think>\nacabou\n</think>\n\nPronto.", "reasoning": "segredo-b"}
+  ]})");
+  const auto result = rig.turn("pense");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.final_text == "Pronto.");
+  REQUIRE(rig.history.size() == 5);
+  CHECK(rig.history[2] == Message::assistant("Vou ecoar.", {echo("c1", "eco")}));
+  CHECK(rig.history[4] == Message::assistant("Pronto."));
+  const auto bodies = rig.bodies();
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[1]["messages"][2]["content"] == "Vou ecoar.");
+  const std::string sent = bodies[1].dump();
+  CHECK(sent.find("think") == std::string::npos);
+  CHECK(sent.find("segredo-a") == std::string::npos);
+}
+
+TEST_CASE("dois turnos compartilham o mesmo histórico") {
+  Rig rig(R"({"name": "conversa", "steps": [
+    {"content": "um"},
+    {"expect": {"message_count": 4, "last_role": "user"}, "content": "dois"}
+  ]})");
+  CHECK(rig.turn("primeira").final_text == "um");
+  const auto second = rig.turn("segunda");
+  CHECK(second.final_text == "dois");
+  CHECK(second.model_calls == 1);
+  const auto bodies = rig.bodies();
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[1]["messages"] ==
+        wire_messages({Message::system("regras"), Message::user("primeira"),
+                       Message::assistant("um"), Message::user("segunda")}));
+  CHECK(rig.model.failures().empty());
+}
+
+TEST_CASE("falha do provedor sai do loop como ProviderFailure") {
+  Rig rig(R"({"name": "caiu", "steps": [
+    {"error": {"status": 500, "message": "o servidor caiu"}}
+  ]})");
+  try {
+    rig.turn("oi");
+    FAIL("run_turn deveria lançar ProviderFailure");
+  } catch (const hz::ProviderFailure& failure) {
+    CHECK(failure.error().kind == hz::ModelError::Kind::http);
+    CHECK(failure.error().http_status == 500);
+    CHECK(std::string(failure.what()).find("o servidor caiu") != std::string::npos);
+  }
+}
+
+TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue") {
+  const hz::testing::TempDir dir;
+  Rig rig(R"({"name": "fuga", "steps": [
+    {"tool_calls": [{"id": "c1", "name": "read_file", "arguments": "{\"path\": \"../../etc/passwd\"}"}]},
+    {"expect": {"last_role": "tool", "last_contains": ["fora do workspace"]}, "content": "não posso"}
+  ]})",
+          hz::basic_tools(hz::Workspace(dir.path())));
+  const auto result = rig.turn("leia as senhas");
+  CHECK(result.outcome == Outcome::success);
+  REQUIRE(rig.history.size() == 5);
+  CHECK(rig.history[3] == Message::tool("c1", "caminho fora do workspace: ../../etc/passwd"));
+  CHECK(rig.model.failures().empty());
+}
+
+TEST_CASE("o trace JSONL registra cada passo do turno na ordem") {
+  const hz::testing::TempDir dir;
+  hz::TraceOptions options;
+  options.jsonl_path = dir / "trace.jsonl";
+  {
+    Rig rig(R"({"name": "trace", "steps": [
+      {"tool_calls": [)" +
+                echo_call("c1", "oi") + R"(],
+       "usage": {"prompt_tokens": 10, "completion_tokens": 5}},
+      {"content": "fim", "usage": {"prompt_tokens": 20, "completion_tokens": 3}}
+    ]})",
+            {echo_tool()}, 10, options);
+    rig.turn("ecoe");
+  }
+  const json usage1 = {{"prompt_tokens", 10}, {"completion_tokens", 5}};
+  const json usage2 = {{"prompt_tokens", 20}, {"completion_tokens", 3}};
+  const json total = {{"prompt_tokens", 30}, {"completion_tokens", 8}};
+  const std::vector<json> expected{
+      {{"event", "model_request"}, {"turn", 1}, {"messages", 2}, {"tools", 1}},
+      {{"event", "model_response"},
+       {"turn", 1},
+       {"tool_calls", 1},
+       {"finish_reason", "tool_calls"},
+       {"usage", usage1},
+       {"cost_usd", 0.0}},
+      {{"event", "tool_start"},
+       {"turn", 1},
+       {"call_id", "c1"},
+       {"name", "echo"},
+       {"arguments", R"({"text":"oi"})"}},
+      {{"event", "tool_end"},
+       {"turn", 1},
+       {"call_id", "c1"},
+       {"ok", true},
+       {"output_bytes", 2},
+       {"summary", "oi"}},
+      {{"event", "model_request"}, {"turn", 2}, {"messages", 4}, {"tools", 1}},
+      {{"event", "model_response"},
+       {"turn", 2},
+       {"tool_calls", 0},
+       {"finish_reason", "stop"},
+       {"usage", usage2},
+       {"cost_usd", 0.0}},
+      {{"event", "turn_end"},
+       {"outcome", "success"},
+       {"turns", 2},
+       {"usage", total},
+       {"cost_usd", 0.0}}};
+  const auto events = hz::test01::read_jsonl(dir / "trace.jsonl");
+  REQUIRE(events.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(i);
+    CHECK(events[i] == expected[i]);
+  }
+}
