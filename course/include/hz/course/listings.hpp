@@ -1,0 +1,35 @@
+#pragma once
+
+// As listagens do livro: um comentário HTML
+//   <!-- listing: solutions/01-loop/agent_loop.cpp#run-turn -->
+// seguido IMEDIATAMENTE de um bloco cercado com as linhas exatas da região.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace hz::course {
+
+// O texto que o livro deve mostrar para `spec` ("CAMINHO" ou "CAMINHO#REGIAO"),
+// uma linha por elemento, sem terminador. Em erro, `error` diz o porquê.
+struct Expected {
+  std::vector<std::string> lines;
+  std::string error;
+};
+Expected expected_listing(const std::filesystem::path& root, const std::string& spec);
+
+// Diff unificado (3 linhas de contexto) de `expected` para `actual`.
+std::vector<std::string> unified_diff(const std::vector<std::string>& expected,
+                                      const std::vector<std::string>& actual);
+
+struct ListingReport {
+  int checked = 0;                     // listagens encontradas
+  int updated = 0;                     // blocos reescritos (só com update)
+  std::vector<std::string> files_updated;
+  std::vector<std::string> problems;   // linhas prontas para imprimir
+};
+
+// Confere (ou, com `update`, reescreve) as listagens de root/livro/*.md.
+ListingReport check_listings(const std::filesystem::path& root, bool update);
+
+}  // namespace hz::course

@@ -1,0 +1,61 @@
+#include "hz/course/lines.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace hz::course {
+
+std::vector<std::string> split_keep_eol(std::string_view text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t nl = text.find('\n', start);
+    const std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    lines.emplace_back(text.substr(start, end - start));
+    start = end;
+  }
+  return lines;
+}
+
+std::string_view body(std::string_view line) {
+  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+std::string_view eol(std::string_view line) { return line.substr(body(line).size()); }
+
+std::string_view leading_ws(std::string_view line) {
+  const std::size_t n = line.find_first_not_of(" \t");
+  return n == std::string_view::npos ? line : line.substr(0, n);
+}
+
+std::string_view trim(std::string_view s) {
+  const std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  const std::size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::string display_path(const std::filesystem::path& root, const std::filesystem::path& p) {
+  return p.lexically_relative(root).generic_string();
+}
+
+std::optional<std::string> read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return std::move(buffer).str();
+}
+
+bool write_file(const std::filesystem::path& p, std::string_view content) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  if (!out) return false;
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  return static_cast<bool>(out);
+}
+
+}  // namespace hz::course

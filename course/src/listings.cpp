@@ -1,0 +1,323 @@
+#include "hz/course/listings.hpp"
+
+#include <algorithm>
+#include <regex>
+#include <system_error>
+
+#include "hz/course/lines.hpp"
+#include "hz/course/markers.hpp"
+
+namespace fs = std::filesystem;
+
+namespace hz::course {
+namespace {
+
+std::vector<std::string> bodies(std::string_view text) {
+  std::vector<std::string> out;
+  for (const std::string& line : split_keep_eol(text)) out.emplace_back(body(line));
+  return out;
+}
+
+bool blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
+
+// Remove a indentação comum às linhas não vazias; linhas só de espaço ficam vazias.
+std::vector<std::string> dedent(std::vector<std::string> lines) {
+  std::size_t common = std::string::npos;
+  for (const std::string& l : lines) {
+    if (!blank(l)) common = std::min(common, leading_ws(l).size());
+  }
+  for (std::string& l : lines) {
+    if (blank(l)) {
+      l.clear();
+    } else {
+      l.erase(0, common);
+    }
+  }
+  return lines;
+}
+
+// Caminho de dentro do repositório: relativo e sem "..".
+bool safe_relative(const fs::path& p) {
+  if (p.empty() || p.is_absolute()) return false;
+  for (const fs::path& part : p) {
+    if (part == "..") return false;
+  }
+  return true;
+}
+
+struct Fence {
+  char ch = 0;
+  std::size_t len = 0;
+};
+
+// "```cpp" abre uma cerca de 3 crases; até 3 espaços de recuo, como no CommonMark.
+bool parse_fence(std::string_view line, Fence& fence) {
+  const std::string_view ws = leading_ws(line);
+  if (ws.size() > 3) return false;
+  const std::string_view t = line.substr(ws.size());
+  if (t.empty() || (t[0] != '`' && t[0] != '~')) return false;
+  std::size_t n = 0;
+  while (n < t.size() && t[n] == t[0]) ++n;
+  if (n < 3) return false;
+  fence = {t[0], n};
+  return true;
+}
+
+bool closes(std::string_view line, const Fence& open) {
+  Fence f;
+  if (!parse_fence(line, f)) return false;
+  return f.ch == open.ch && f.len >= open.len && trim(line).size() == f.len;
+}
+
+}  // namespace
+
+Expected expected_listing(const fs::path& root, const std::string& spec) {
+  Expected result;
+  const std::size_t hash = spec.find('#');
+  const std::string file = spec.substr(0, hash);
+  const std::string region = hash == std::string::npos ? "" : spec.substr(hash + 1);
+  if (!safe_relative(fs::path(file))) {
+    result.error = "caminho inválido '" + file + "' (use um caminho relativo à raiz, sem '..')";
+    return result;
+  }
+  const std::optional<std::string> text = read_file(root / file);
+  if (!text || fs::is_directory(root / file)) {
+    result.error = "o arquivo " + file + " não existe";
+    return result;
+  }
+  const std::vector<std::string> all = bodies(*text);
+
+  std::size_t begin = 0;
+  std::size_t end = all.size();
+  if (hash != std::string::npos) {
+    bool found_begin = false;
+    bool found_end = false;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const Marker m = classify_line(all[i]);
+      if (m.id != region) continue;
+      if (m.kind == MarkerKind::listing) {
+        if (found_begin) {
+          result.error = "a região " + region + " aparece duas vezes em " + file + " (linhas " +
+                         std::to_string(begin) + " e " + std::to_string(i + 1) + ")";
+          return result;
+        }
+        found_begin = true;
+        begin = i + 1;
+      } else if (m.kind == MarkerKind::end_listing && found_begin && !found_end) {
+        found_end = true;
+        end = i;
+      }
+    }
+    if (!found_begin) {
+      result.error = "a região " + region + " não existe em " + file +
+                     " (marque com // listing: " + region + " e // end-listing: " + region + ")";
+      return result;
+    }
+    if (!found_end) {
+      result.error = "a região " + region + " em " + file + " não tem // end-listing: " + region;
+      return result;
+    }
+  }
+  std::vector<std::string> kept;
+  for (std::size_t i = begin; i < end; ++i) {
+    if (!is_marker_line(all[i])) kept.push_back(all[i]);
+  }
+  result.lines = dedent(std::move(kept));
+  return result;
+}
+
+std::vector<std::string> unified_diff(const std::vector<std::string>& expected,
+                                      const std::vector<std::string>& actual) {
+  // LCS clássico: as listagens têm dezenas de linhas, O(n*m) basta.
+  const std::size_t n = expected.size();
+  const std::size_t m = actual.size();
+  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+  for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t j = m; j-- > 0;) {
+      lcs[i][j] = expected[i] == actual[j] ? lcs[i + 1][j + 1] + 1
+                                           : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  struct Op {
+    char tag;          // ' ', '-', '+'
+    std::size_t a, b;  // posição em expected/actual antes da operação
+  };
+  std::vector<Op> ops;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && expected[i] == actual[j]) {
+      ops.push_back({' ', i++, j++});
+    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      ops.push_back({'+', i, j++});
+    } else {
+      ops.push_back({'-', i++, j});
+    }
+  }
+  // Troca "+ depois -" por "- depois +" dentro de cada trecho alterado, como o diff faz.
+  for (std::size_t k = 0; k < ops.size();) {
+    std::size_t e = k;
+    while (e < ops.size() && ops[e].tag != ' ') ++e;
+    std::stable_partition(ops.begin() + static_cast<std::ptrdiff_t>(k),
+                          ops.begin() + static_cast<std::ptrdiff_t>(e),
+                          [](const Op& op) { return op.tag == '-'; });
+    k = e == k ? k + 1 : e;
+  }
+
+  constexpr std::size_t kContext = 3;
+  std::vector<std::string> out;
+  std::size_t k = 0;
+  while (k < ops.size()) {
+    if (ops[k].tag == ' ') {
+      ++k;
+      continue;
+    }
+    // Um trecho: começa kContext antes da mudança e vai até kContext depois da
+    // última mudança que esteja a no máximo 2*kContext linhas iguais da anterior.
+    const std::size_t start = k >= kContext ? k - kContext : 0;
+    std::size_t last = k;
+    std::size_t scan = k;
+    while (scan < ops.size()) {
+      if (ops[scan].tag != ' ') {
+        last = scan;
+        ++scan;
+        continue;
+      }
+      std::size_t run = scan;
+      while (run < ops.size() && ops[run].tag == ' ') ++run;
+      if (run == ops.size() || run - scan > 2 * kContext) break;
+      scan = run;
+    }
+    const std::size_t stop = std::min(ops.size(), last + 1 + kContext);
+    std::size_t a_count = 0;
+    std::size_t b_count = 0;
+    for (std::size_t q = start; q < stop; ++q) {
+      if (ops[q].tag != '+') ++a_count;
+      if (ops[q].tag != '-') ++b_count;
+    }
+    // Linhas de cada lado antes do trecho (as posições guardadas nas operações
+    // deixam de valer depois da troca de ordem acima).
+    std::size_t a_before = 0;
+    std::size_t b_before = 0;
+    for (std::size_t q = 0; q < start; ++q) {
+      if (ops[q].tag != '+') ++a_before;
+      if (ops[q].tag != '-') ++b_before;
+    }
+    const std::size_t a_start = a_count == 0 ? a_before : a_before + 1;
+    const std::size_t b_start = b_count == 0 ? b_before : b_before + 1;
+    out.push_back("@@ -" + std::to_string(a_start) + "," + std::to_string(a_count) + " +" +
+                  std::to_string(b_start) + "," + std::to_string(b_count) + " @@");
+    for (std::size_t q = start; q < stop; ++q) {
+      const std::string& text = ops[q].tag == '+' ? actual[ops[q].b] : expected[ops[q].a];
+      out.push_back(std::string(1, ops[q].tag) + text);
+    }
+    k = stop;
+  }
+  return out;
+}
+
+ListingReport check_listings(const fs::path& root, bool update) {
+  ListingReport report;
+  const fs::path book = root / "livro";
+  std::vector<fs::path> chapters;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(book, ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".md") chapters.push_back(e.path());
+  }
+  std::sort(chapters.begin(), chapters.end());
+
+  static const std::regex kComment(R"(<!--\s*listing:\s*(\S+?)\s*-->)");
+  for (const fs::path& chapter : chapters) {
+    const std::string shown = display_path(root, chapter);
+    const std::optional<std::string> text = read_file(chapter);
+    if (!text) {
+      report.problems.push_back(shown + ": não consegui ler o arquivo");
+      continue;
+    }
+    std::vector<std::string> lines = split_keep_eol(*text);
+    std::string rewritten;
+    int rewritten_blocks = 0;
+    bool in_fence = false;
+    Fence fence;
+    std::size_t i = 0;
+    while (i < lines.size()) {
+      const std::string_view content = body(lines[i]);
+      if (in_fence) {
+        if (closes(content, fence)) in_fence = false;
+        rewritten += lines[i++];
+        continue;
+      }
+      if (parse_fence(content, fence)) {
+        in_fence = true;
+        rewritten += lines[i++];
+        continue;
+      }
+      std::smatch match;
+      const std::string trimmed(trim(content));
+      if (trimmed.rfind("<!--", 0) != 0 || trimmed.find("listing:") == std::string::npos) {
+        rewritten += lines[i++];
+        continue;
+      }
+      const std::string where = shown + ":" + std::to_string(i + 1);
+      rewritten += lines[i++];
+      ++report.checked;
+      if (!std::regex_match(trimmed, match, kComment)) {
+        report.problems.push_back(where + ": comentário de listagem malformado (formato: <!-- "
+                                  "listing: CAMINHO#REGIAO -->)");
+        continue;
+      }
+      const std::string spec = match[1].str();
+      Fence open;
+      if (i >= lines.size() || !parse_fence(body(lines[i]), open)) {
+        report.problems.push_back(where + ": a listagem " + spec +
+                                  " precisa de um bloco cercado (```) logo na linha seguinte");
+        continue;
+      }
+      const std::size_t open_line = i;
+      std::size_t close_line = i + 1;
+      while (close_line < lines.size() && !closes(body(lines[close_line]), open)) ++close_line;
+      if (close_line == lines.size()) {
+        report.problems.push_back(shown + ":" + std::to_string(open_line + 1) +
+                                  ": bloco de código da listagem " + spec + " sem cerca de fechamento");
+        rewritten += lines[i++];
+        continue;
+      }
+      std::vector<std::string> actual;
+      for (std::size_t q = open_line + 1; q < close_line; ++q) actual.emplace_back(body(lines[q]));
+
+      const Expected expected = expected_listing(root, spec);
+      if (!expected.error.empty()) {
+        report.problems.push_back(where + ": " + expected.error);
+      } else if (expected.lines != actual) {
+        if (update) {
+          const std::string nl(eol(lines[open_line]).empty() ? "\n" : eol(lines[open_line]));
+          rewritten += lines[open_line];
+          for (const std::string& l : expected.lines) rewritten += l + nl;
+          rewritten += lines[close_line];
+          i = close_line + 1;
+          ++rewritten_blocks;
+          ++report.updated;
+          continue;
+        }
+        report.problems.push_back(where + ": a listagem " + spec + " não bate com o código");
+        report.problems.push_back("--- " + spec + " (código)");
+        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (livro)");
+        for (std::string& d : unified_diff(expected.lines, actual)) {
+          report.problems.push_back(std::move(d));
+        }
+      }
+      for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
+      i = close_line + 1;
+    }
+    if (update && rewritten_blocks > 0) {
+      if (!write_file(chapter, rewritten)) {
+        report.problems.push_back(shown + ": não consegui reescrever o arquivo");
+      } else {
+        report.files_updated.push_back(shown);
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace hz::course

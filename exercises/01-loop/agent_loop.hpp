@@ -1,0 +1,51 @@
+// O loop do agente: envia o histórico ao modelo, guarda a resposta, roda as
+// ferramentas pedidas e repete até o modelo responder sem tool calls ou até
+// o limite de chamadas.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hz/chat_client.hpp"
+#include "hz/trace.hpp"
+#include "hz/wire.hpp"
+#include "outcome.hpp"
+#include "tool_dispatch.hpp"
+
+namespace hz {
+
+// Quantas chamadas ao modelo um turno pode fazer quando ninguém diz (--max-turns).
+inline constexpr int kDefaultMaxTurns = 20;
+
+struct LoopConfig {
+  std::string model;                 // o campo "model" de cada pedido
+  int max_turns = kDefaultMaxTurns;  // pré-condição: >= 1
+};
+
+// A chamada ao modelo falhou (rede, HTTP de erro, corpo ilegível).
+//
+// Na etapa 01 isso ainda não é um desfecho: o loop lança esta exceção e o main
+// a captura uma vez ("erro do provedor: ...", código 1). A etapa 02 troca por
+// retry com backoff e pelo desfecho provider_error.
+class ProviderFailure : public std::runtime_error {
+ public:
+  explicit ProviderFailure(ModelError error);
+  const ModelError& error() const { return error_; }
+
+ private:
+  ModelError error_;
+};
+
+// Roda um turno: a partir do histórico (que já termina com a mensagem do
+// usuário), chama o modelo no máximo config.max_turns vezes. Acrescenta ao
+// histórico cada resposta do assistente (sem <think>) e uma mensagem tool por
+// tool call, na ordem dos pedidos. Emite no trace model_request,
+// model_response, tool_start, tool_end e, no fim, turn_end.
+//
+// Lança ProviderFailure se uma chamada ao modelo falhar; nada que o modelo
+// peça (nem o que as ferramentas façam) lança daqui.
+TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
+                    const ToolBox& tools, Trace& trace);
+
+}  // namespace hz

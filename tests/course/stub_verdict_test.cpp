@@ -1,0 +1,125 @@
+#include <doctest/doctest.h>
+
+#include "fixture.hpp"
+#include "hz/course/junit.hpp"
+#include "hz/course/stub_verdict.hpp"
+
+using namespace hz::course;
+using hz::course::test::run_course;
+using hz::course::test::Tree;
+
+namespace {
+
+// O formato que o ctest 3.25 escreve com --output-junit.
+std::string junit(const std::vector<std::pair<std::string, std::string>>& cases) {
+  std::string xml =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"x\"\n\ttests=\"3\"\n\t>\n";
+  for (const auto& [name, status] : cases) {
+    xml += "\t<testcase name=\"" + name + "\" classname=\"" + name + "\" time=\"0.01\" status=\"" +
+           status + "\">\n";
+    if (status == "fail") xml += "\t\t<failure message=\"\"/>\n";
+    if (status == "notrun") xml += "\t\t<skipped message=\"Unable to find executable\"/>\n";
+    xml += "\t\t<system-out>&lt;testcase name=&quot;falso&quot;&gt;</system-out>\n\t</testcase>\n";
+  }
+  return xml + "</testsuite>\n";
+}
+
+}  // namespace
+
+TEST_CASE("parse_junit lê nome e situação de cada teste") {
+  const auto r = parse_junit(junit({{"passa &amp; &lt;ok&gt;", "run"},
+                                    {"falha &quot;x&quot;", "fail"},
+                                    {"n&#227;o rodou", "notrun"}}));
+  CHECK(r.error == "");
+  REQUIRE(r.tests.size() == 3);
+  CHECK(r.tests[0].name == "passa & <ok>");
+  CHECK(r.tests[0].status == TestStatus::passed);
+  CHECK(r.tests[1].name == "falha \"x\"");
+  CHECK(r.tests[1].status == TestStatus::failed);
+  CHECK(r.tests[2].name == "não rodou");
+  CHECK(r.tests[2].status == TestStatus::not_run);
+  CHECK(parse_junit("oi").error == "não parece um relatório JUnit (falta <testsuite>)");
+}
+
+TEST_CASE("a lista de permitidos exige motivo e não aceita repetidos") {
+  const auto ok = parse_allow_list("# comentário\n\nteste a | não chama o stub\n", "p.txt");
+  CHECK(ok.error == "");
+  REQUIRE(ok.entries.size() == 1);
+  CHECK(ok.entries[0].test == "teste a");
+  CHECK(ok.entries[0].reason == "não chama o stub");
+  CHECK(parse_allow_list("teste a\n", "p.txt").error ==
+        "p.txt:1: falta o motivo de 'teste a' (formato: <nome do TEST_CASE> | <motivo>)");
+  CHECK(parse_allow_list("a | x\nb | y\na | z\n", "p.txt").error ==
+        "p.txt:3: 'a' repetido (já está na linha 1)");
+}
+
+TEST_CASE("passes-on-stubs aprova quando só os listados passam") {
+  Tree t;
+  t.write("j.xml", junit({{"falha um", "fail"}, {"falha dois", "fail"}, {"passa listado", "run"}}));
+  t.write("p.txt", "passa listado | só confere a ajuda do executável\n");
+  const auto r = run_course({"passes-on-stubs", "--list", (t.root() / "p.txt").string(), "--junit",
+                             (t.root() / "j.xml").string(), "--stage", "01-loop"});
+  CHECK(r.err == "");
+  CHECK(r.out == "01-loop: 3 testes; 2 falham com os stubs, 1 passa e está na lista\n");
+  CHECK(r.code == 0);
+}
+
+TEST_CASE("passes-on-stubs conta no plural quando vários passam") {
+  Tree t;
+  t.write("j.xml", junit({{"a", "fail"}, {"b", "run"}, {"c", "run"}}));
+  t.write("p.txt", "b | motivo\nc | motivo\n");
+  const auto r = run_course({"passes-on-stubs", "--list", (t.root() / "p.txt").string(), "--junit",
+                             (t.root() / "j.xml").string(), "--stage", "01-loop"});
+  CHECK(r.code == 0);
+  CHECK(r.out == "01-loop: 3 testes; 1 falha com os stubs, 2 passam e estão na lista\n");
+}
+
+TEST_CASE("passes-on-stubs reprova teste que passa fora da lista e entradas velhas") {
+  Tree t;
+  t.write("j.xml", junit({{"passa sozinho", "run"},
+                          {"listado mas falha", "fail"},
+                          {"nem compilou", "notrun"}}));
+  const std::string list = (t.root() / "p.txt").string();
+  t.write("p.txt", "listado mas falha | antes passava\nsumiu | foi renomeado\n");
+  const auto r = run_course({"passes-on-stubs", "--list", list, "--junit",
+                             (t.root() / "j.xml").string(), "--stage", "01-loop"});
+  CHECK(r.code == 1);
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "passa com o stub e não está na lista: passa sozinho\n"
+        "não rodou (o teste foi compilado?): nem compilou\n"
+        "está na lista mas falha com o stub (tire da lista): listado mas falha\n"
+        "está na lista mas não existe (tire da lista): sumiu\n"
+        "01-loop: todo teste da etapa precisa falhar com os stubs, ou estar justificado em " +
+            list + "\n");
+}
+
+TEST_CASE("passes-on-stubs sem arquivo de lista exige que tudo falhe") {
+  Tree t;
+  t.write("j.xml", junit({{"a", "fail"}, {"b", "run"}}));
+  const auto r = run_course({"passes-on-stubs", "--list", (t.root() / "nao-existe.txt").string(),
+                             "--junit", (t.root() / "j.xml").string(), "--stage", "01-loop"});
+  CHECK(r.code == 1);
+  CHECK(r.err.rfind("passa com o stub e não está na lista: b\n", 0) == 0);
+}
+
+TEST_CASE("passes-on-stubs com relatório vazio reprova") {
+  Tree t;
+  t.write("j.xml", junit({}));
+  const auto r = run_course({"passes-on-stubs", "--list", "x", "--junit",
+                             (t.root() / "j.xml").string(), "--stage", "01-loop"});
+  CHECK(r.code == 1);
+  CHECK(r.err.rfind("nenhum teste no relatório: a etapa tem testes?\n", 0) == 0);
+}
+
+TEST_CASE("progress soma os testes que passam por etapa") {
+  Tree t;
+  t.write("r/01-loop.xml", junit({{"a", "run"}, {"b", "fail"}, {"c", "fail"}}));
+  t.write("r/02-brakes.xml", junit({{"d", "run"}, {"e", "run"}}));
+  const auto r = run_course({"progress", "--junit-dir", (t.root() / "r").string()});
+  CHECK(r.code == 0);
+  CHECK(r.out ==
+        "01-loop: 1/3 testes passando\n"
+        "02-brakes: 2/2 testes passando\n"
+        "total: 3/5 testes passando\n");
+}
