@@ -63,7 +63,7 @@ std::string provider_message(const std::string& body) {
       }
     }
   }
-  return one_line(body, 200);
+  return brief(body, 1, 200);
 }
 
 ModelError status_error(const HttpResponse& response) {

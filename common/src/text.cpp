@@ -87,16 +87,22 @@ std::string truncate_middle(std::string_view text, std::size_t max_bytes) {
   return out;
 }
 
-std::string one_line(std::string_view text, std::size_t max_chars) {
+std::string brief(std::string_view text, std::size_t max_lines, std::size_t max_chars) {
+  // O resto é sempre aparado, então cada linha tirada dele já é não vazia.
+  std::string joined;
   text = trim(text);
-  const auto newline = text.find('\n');
-  std::string_view line = trim_right(text.substr(0, newline));
-  const bool more_lines = newline != std::string_view::npos;
-  if (utf8_length(line) > max_chars) {
-    return std::string(trim_right(line.substr(0, utf8_prefix_bytes(line, max_chars)))) + "…";
+  for (std::size_t taken = 0; !text.empty() && taken < max_lines; ++taken) {
+    const auto newline = text.find('\n');
+    if (taken > 0) joined += " · ";
+    joined.append(trim(text.substr(0, newline)));
+    text = newline == std::string_view::npos ? std::string_view{} : trim(text.substr(newline));
   }
-  if (more_lines) return std::string(line) + " …";
-  return std::string(line);
+  const std::string_view view = joined;
+  if (utf8_length(view) > max_chars) {
+    return std::string(trim_right(view.substr(0, utf8_prefix_bytes(view, max_chars)))) + "…";
+  }
+  if (!text.empty()) joined += " …";
+  return joined;
 }
 
 }  // namespace hz

@@ -108,7 +108,7 @@ std::string render_human(const json& event) {
   }
   if (name == "model_response") return render_model_response(event);
   if (name == "tool_start") {
-    return "  ⚙ " + text(event, "name") + " " + one_line(text(event, "arguments"), 200);
+    return "  ⚙ " + text(event, "name") + " " + brief(text(event, "arguments"), 1, 200);
   }
   if (name == "tool_end") {
     return std::string(flag(event, "ok") ? "  ✓ " : "  ✗ ") + text(event, "summary");

@@ -59,7 +59,7 @@ nlohmann::json usage_json(const Usage& usage) {
               {"call_id", call.id},
               {"ok", result.ok},
               {"output_bytes", result.output_bytes},
-              {"summary", one_line(result.message.content, 120)}});
+              {"summary", brief(result.message.content, 2, 120)}});
   return std::move(result.message);
 }
 

@@ -43,15 +43,23 @@ TEST_CASE("truncate_middle nunca corta um caractere UTF-8 ao meio") {
   CHECK(hz::truncate_middle(text, 7) == "aé[... 10 bytes omitidos ...]€b");
 }
 
-TEST_CASE("one_line devolve a primeira linha e marca o resto") {
-  CHECK(hz::one_line("código de saída: 0\nok\n", 80) == "código de saída: 0 …");
-  CHECK(hz::one_line("só uma linha\n", 80) == "só uma linha");
-  CHECK(hz::one_line("\n\n  primeira de verdade\r\nsegunda", 80) == "primeira de verdade …");
-  CHECK(hz::one_line("", 80) == "");
+TEST_CASE("brief com uma linha devolve a primeira linha e marca o resto") {
+  CHECK(hz::brief("código de saída: 0\nok\n", 1, 80) == "código de saída: 0 …");
+  CHECK(hz::brief("só uma linha\n", 1, 80) == "só uma linha");
+  CHECK(hz::brief("\n\n  primeira de verdade\r\nsegunda", 1, 80) == "primeira de verdade …");
+  CHECK(hz::brief("", 1, 80) == "");
 }
 
-TEST_CASE("one_line corta linhas longas contando caracteres e não bytes") {
-  CHECK(hz::one_line("ação rápida demais", 4) == "ação…");
-  CHECK(hz::one_line("abc def", 4) == "abc…");
-  CHECK(hz::one_line("abcd", 4) == "abcd");
+TEST_CASE("brief une as primeiras linhas não vazias com um ponto") {
+  const std::string shell = "código de saída: 1\ntest_login ... FALHOU\n  detalhe\n";
+  CHECK(hz::brief(shell, 2, 80) == "código de saída: 1 · test_login ... FALHOU …");
+  CHECK(hz::brief("a\n\n\n  b  \n\n", 2, 80) == "a · b");
+  CHECK(hz::brief("a\nb\nc", 3, 80) == "a · b · c");
+  CHECK(hz::brief(shell, 2, 22) == "código de saída: 1 · t…");
+}
+
+TEST_CASE("brief corta linhas longas contando caracteres e não bytes") {
+  CHECK(hz::brief("ação rápida demais", 1, 4) == "ação…");
+  CHECK(hz::brief("abc def", 1, 4) == "abc…");
+  CHECK(hz::brief("abcd", 1, 4) == "abcd");
 }

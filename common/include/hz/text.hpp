@@ -18,9 +18,11 @@ std::string strip_think(std::string_view text);
 // meio. O resultado tem no máximo max_bytes + o tamanho do marcador.
 std::string truncate_middle(std::string_view text, std::size_t max_bytes);
 
-// Primeira linha de text, com no máximo max_chars caracteres e "…" se cortou.
-// Para o trace humano. Espaços nas pontas são ignorados; se a linha foi
-// cortada no tamanho, termina em "…"; se só havia mais linhas, em " …".
-std::string one_line(std::string_view text, std::size_t max_chars);
+// Resumo de text para o trace humano: as primeiras max_lines linhas não
+// vazias, sem espaços nas pontas, unidas por " · ", com no máximo max_chars
+// caracteres. Se cortou no tamanho, termina em "…"; se só sobraram linhas,
+// em " …". Ex.: brief("código de saída: 1\nFALHOU\n...", 2, 80) ==
+// "código de saída: 1 · FALHOU …".
+std::string brief(std::string_view text, std::size_t max_lines, std::size_t max_chars);
 
 }  // namespace hz
