@@ -4,9 +4,15 @@ option(HZ_WERROR "Avisos viram erros (a CI liga)" OFF)
 option(HZ_SANITIZE "Compila com AddressSanitizer + UndefinedBehaviorSanitizer" OFF)
 
 # HZ_TRACK: de onde vem o núcleo de cada etapa.
-#   solutions  a solução de referência (padrão)
-#   exercises  os exercícios, com os trechos do aluno como stubs
-set(HZ_TRACK "solutions" CACHE STRING "Trilha das etapas: solutions ou exercises")
+#   solutions  a solução de referência (padrão quando existe solutions/)
+#   exercises  os exercícios, com os trechos do aluno como stubs (padrão na
+#              cópia exportada para alunos, que não tem solutions/: ./hz export)
+if(EXISTS "${PROJECT_SOURCE_DIR}/solutions")
+  set(hz_default_track "solutions")
+else()
+  set(hz_default_track "exercises")
+endif()
+set(HZ_TRACK "${hz_default_track}" CACHE STRING "Trilha das etapas: solutions ou exercises")
 set_property(CACHE HZ_TRACK PROPERTY STRINGS solutions exercises)
 
 # Aplica avisos (e -Werror, se pedido) a um alvo nosso.
@@ -39,6 +45,12 @@ function(hz_add_stage stage)
   endif()
   if(NOT track MATCHES "^(solutions|exercises)$")
     message(FATAL_ERROR "Trilha inválida para ${stage}: '${track}' (use solutions ou exercises)")
+  endif()
+  if(track STREQUAL "solutions" AND NOT EXISTS "${PROJECT_SOURCE_DIR}/solutions/${stage}")
+    message(FATAL_ERROR "A trilha solutions foi pedida para ${stage}, mas "
+                        "${PROJECT_SOURCE_DIR}/solutions/${stage} não existe (esta cópia do "
+                        "curso não tem as soluções?). Use -DHZ_TRACK=exercises ou apague "
+                        "o build e configure de novo sem -DHZ_TRACK.")
   endif()
   message(STATUS "Etapa ${stage}: trilha ${track}")
 

@@ -24,13 +24,18 @@ constexpr const char* kUsage =
     "  exercises --root DIR [--stage NN-nome] [--check]\n"
     "      gera exercises/NN a partir de solutions/NN (regiões de exercício viram stubs);\n"
     "      com --check não escreve nada e sai com 1 se exercises/ estiver desatualizado\n"
-    "  listings --root DIR [--check | --update]\n"
-    "      confere (ou reescreve) as listagens de código do livro (livro/*.md)\n"
+    "  listings --root DIR [--check | --update] [--from solutions|exercises]\n"
+    "      confere (ou reescreve) as listagens de código do livro (livro/*.md); com\n"
+    "      --from exercises, uma listagem de solutions/NN/... vem de exercises/NN/... (e,\n"
+    "      com --update, o comentário passa a apontar para lá): o livro da cópia exportada\n"
+    "      não mostra as respostas\n"
     "  passes-on-stubs --list ARQUIVO --junit ARQUIVO [--stage NN-nome]\n"
     "      julga um relatório JUnit do ctest rodado na trilha de exercícios: todo teste\n"
     "      precisa falhar, salvo os listados em tests/NN/passes-on-stubs.txt\n"
     "  progress --junit-dir DIR\n"
     "      resume DIR/<etapa>.xml (relatórios JUnit do ctest) em \"etapa: P/T testes passando\"\n"
+    "  grade --junit ARQUIVO --stage NN-nome\n"
+    "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam\n"
     "  help\n"
     "      mostra esta ajuda\n";
 
@@ -175,14 +180,23 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
 }
 
 int cmd_listings(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root"}, {"--check", "--update"});
+  const Options o = parse_options(args, {"--root", "--from"}, {"--check", "--update"});
   if (!o.error.empty()) return usage_error(err, o.error);
   const bool update = o.flags.count("--update") > 0;
   if (update && o.flags.count("--check")) return usage_error(err, "use --check ou --update, não os dois");
   const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
   if (!fs::is_directory(root)) return usage_error(err, "a raiz " + root.generic_string() + " não existe");
+  ListingSource source = ListingSource::solutions;
+  if (o.values.count("--from")) {
+    const std::string& from = o.values.at("--from");
+    if (from == "exercises") {
+      source = ListingSource::exercises;
+    } else if (from != "solutions") {
+      return usage_error(err, "--from deve ser solutions ou exercises (veio: " + from + ")");
+    }
+  }
 
-  const ListingReport report = check_listings(root, update);
+  const ListingReport report = check_listings(root, update, source);
   for (const std::string& f : report.files_updated) out << "  atualizado: " << f << "\n";
   std::string summary = plural(report.checked, "listagem conferida", "listagens conferidas");
   if (update) summary += ", " + plural(report.updated, "atualizada", "atualizadas");
@@ -259,15 +273,35 @@ int cmd_progress(const std::vector<std::string>& args, std::ostream& out, std::o
       err << p.generic_string() << ": " << report.error << "\n";
       return 2;
     }
-    int passed = 0;
-    for (const TestResult& t : report.tests) passed += t.status == TestStatus::passed ? 1 : 0;
-    const int total = static_cast<int>(report.tests.size());
-    out << p.stem().string() << ": " << passed << "/" << total << " testes passando\n";
-    all_passed += passed;
-    all_total += total;
+    const Score s = score(report);
+    out << score_line(p.stem().string(), s) << "\n";
+    all_passed += s.passed;
+    all_total += s.total;
   }
-  out << "total: " << all_passed << "/" << all_total << " testes passando\n";
+  out << score_line("total", {all_passed, all_total}) << "\n";
   return 0;
+}
+
+// A nota de uma etapa na correção (./hz grade). Nenhum teste rodando é
+// reprovação: um build que não registrou testes não pode passar calado.
+int cmd_grade(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--junit", "--stage"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--junit")) return usage_error(err, "falta --junit ARQUIVO");
+  if (!o.values.count("--stage")) return usage_error(err, "falta --stage NN-nome");
+  const std::string junit_path = o.values.at("--junit");
+  const std::string& stage = o.values.at("--stage");
+  const std::optional<std::string> xml = read_file(junit_path);
+  if (!xml) return usage_error(err, "não consegui ler o relatório JUnit " + junit_path);
+  const JunitReport report = parse_junit(*xml);
+  if (!report.error.empty()) return usage_error(err, junit_path + ": " + report.error);
+  const Score s = score(report);
+  out << score_line(stage, s) << "\n";
+  if (s.total == 0) {
+    err << stage << ": nenhum teste rodou (o rótulo " << stage << " não tem testes?)\n";
+    return 1;
+  }
+  return s.passed == s.total ? 0 : 1;
 }
 
 }  // namespace
@@ -283,6 +317,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "listings") return cmd_listings(args, out, err);
     if (command == "passes-on-stubs") return cmd_passes_on_stubs(args, out, err);
     if (command == "progress") return cmd_progress(args, out, err);
+    if (command == "grade") return cmd_grade(args, out, err);
   } catch (const fs::filesystem_error& e) {
     // Disco cheio, permissão negada: erro de ambiente, não de uso.
     err << "hz-course: erro de arquivo: " << e.what() << "\n";

@@ -124,4 +124,16 @@ JunitReport parse_junit(std::string_view xml) {
   return report;
 }
 
+Score score(const JunitReport& report) {
+  Score s;
+  for (const TestResult& t : report.tests) s.passed += t.status == TestStatus::passed ? 1 : 0;
+  s.total = static_cast<int>(report.tests.size());
+  return s;
+}
+
+std::string score_line(std::string_view stage, const Score& s) {
+  return std::string(stage) + ": " + std::to_string(s.passed) + "/" + std::to_string(s.total) +
+         " testes passando";
+}
+
 }  // namespace hz::course

@@ -216,7 +216,15 @@ std::vector<std::string> unified_diff(const std::vector<std::string>& expected,
   return out;
 }
 
-ListingReport check_listings(const fs::path& root, bool update) {
+std::string map_listing_spec(const std::string& spec, ListingSource source) {
+  constexpr std::string_view kSolutions = "solutions/";
+  if (source == ListingSource::exercises && spec.rfind(kSolutions, 0) == 0) {
+    return "exercises/" + spec.substr(kSolutions.size());
+  }
+  return spec;
+}
+
+ListingReport check_listings(const fs::path& root, bool update, ListingSource source) {
   ListingReport report;
   const fs::path book = root / "livro";
   std::vector<fs::path> chapters;
@@ -259,14 +267,23 @@ ListingReport check_listings(const fs::path& root, bool update) {
         continue;
       }
       const std::string where = shown + ":" + std::to_string(i + 1);
-      rewritten += lines[i++];
       ++report.checked;
       if (!std::regex_match(trimmed, match, kComment)) {
+        rewritten += lines[i++];
         report.problems.push_back(where + ": comentário de listagem malformado (formato: <!-- "
                                   "listing: CAMINHO#REGIAO -->)");
         continue;
       }
-      const std::string spec = match[1].str();
+      const std::string written_spec = match[1].str();
+      const std::string spec = map_listing_spec(written_spec, source);
+      // Com a fonte exercises, o comentário passa a dizer de onde o bloco vem.
+      std::string comment = lines[i++];
+      bool comment_changed = false;
+      if (update && spec != written_spec) {
+        comment.replace(comment.find(written_spec), written_spec.size(), spec);
+        comment_changed = true;
+      }
+      rewritten += comment;
       Fence open;
       if (i >= lines.size() || !parse_fence(body(lines[i]), open)) {
         report.problems.push_back(where + ": a listagem " + spec +
@@ -288,7 +305,7 @@ ListingReport check_listings(const fs::path& root, bool update) {
       const Expected expected = expected_listing(root, spec);
       if (!expected.error.empty()) {
         report.problems.push_back(where + ": " + expected.error);
-      } else if (expected.lines != actual) {
+      } else if (expected.lines != actual || comment_changed) {
         if (update) {
           const std::string nl(eol(lines[open_line]).empty() ? "\n" : eol(lines[open_line]));
           rewritten += lines[open_line];

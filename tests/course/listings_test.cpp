@@ -168,3 +168,102 @@ TEST_CASE("unified_diff agrupa as mudanças com três linhas de contexto") {
   CHECK(unified_diff({"a", "b"}, {"c"}) ==
         std::vector<std::string>{"@@ -1,2 +1,1 @@", "-a", "-b", "+c"});
 }
+
+namespace {
+
+// O que o gerador escreve em exercises/ a partir de kCode: a linha TODO e o
+// stub ficam; o FIM-EXERCICIO é marcador e some da listagem.
+const char* const kExerciseCode =
+    "#include <string>\n"
+    "\n"
+    "namespace hz {\n"
+    "// listing: greet\n"
+    "std::string greet(int n) {\n"
+    "  // TODO EXERCICIO 01-loop/greet: monte a saudação\n"
+    "  (void)n;\n"
+    "  throw 1;\n"
+    "  // FIM-EXERCICIO\n"
+    "}\n"
+    "// end-listing: greet\n"
+    "}  // namespace hz\n";
+
+}  // namespace
+
+TEST_CASE("map_listing_spec troca solutions/ por exercises/ só com a fonte exercises") {
+  using hz::course::ListingSource;
+  using hz::course::map_listing_spec;
+  CHECK(map_listing_spec("solutions/01-loop/a.cpp#r", ListingSource::exercises) ==
+        "exercises/01-loop/a.cpp#r");
+  CHECK(map_listing_spec("solutions/01-loop/a.cpp#r", ListingSource::solutions) ==
+        "solutions/01-loop/a.cpp#r");
+  CHECK(map_listing_spec("mock-server/scenarios/x.json", ListingSource::exercises) ==
+        "mock-server/scenarios/x.json");
+  CHECK(map_listing_spec("common/solutions/x.cpp", ListingSource::exercises) ==
+        "common/solutions/x.cpp");
+}
+
+TEST_CASE("listings --update --from exercises mostra o stub e aponta o comentário para exercises/") {
+  Tree t;
+  t.write("exercises/01-loop/greet.cpp", kExerciseCode);
+  t.write("livro/01-loop.md",
+          "Texto.\n"
+          "\n"
+          "<!-- listing: solutions/01-loop/greet.cpp#greet -->\n"
+          "```cpp\n"
+          "std::string greet(int n) {\n"
+          "  return \"oi \" + std::to_string(n);\n"
+          "}\n"
+          "```\n"
+          "<!-- listing: mock-server/x.json -->\n"
+          "```json\n"
+          "{}\n"
+          "```\n");
+  t.write("mock-server/x.json", "{}\n");
+
+  const auto check = run_course(
+      {"listings", "--root", t.root().string(), "--check", "--from", "exercises"});
+  CHECK(check.code == 1);
+  CHECK(check.err ==
+        "livro/01-loop.md:3: a listagem exercises/01-loop/greet.cpp#greet não bate com o código\n"
+        "--- exercises/01-loop/greet.cpp#greet (código)\n"
+        "+++ livro/01-loop.md:5 (livro)\n"
+        "@@ -1,5 +1,3 @@\n"
+        " std::string greet(int n) {\n"
+        "-  // TODO EXERCICIO 01-loop/greet: monte a saudação\n"
+        "-  (void)n;\n"
+        "-  throw 1;\n"
+        "+  return \"oi \" + std::to_string(n);\n"
+        " }\n"
+        "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings --update\n");
+
+  const auto r = run_course(
+      {"listings", "--root", t.root().string(), "--update", "--from", "exercises"});
+  CHECK(r.err == "");
+  CHECK(r.out == "  atualizado: livro/01-loop.md\n2 listagens conferidas, 1 atualizada\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("livro/01-loop.md") ==
+        "Texto.\n"
+        "\n"
+        "<!-- listing: exercises/01-loop/greet.cpp#greet -->\n"
+        "```cpp\n"
+        "std::string greet(int n) {\n"
+        "  // TODO EXERCICIO 01-loop/greet: monte a saudação\n"
+        "  (void)n;\n"
+        "  throw 1;\n"
+        "}\n"
+        "```\n"
+        "<!-- listing: mock-server/x.json -->\n"
+        "```json\n"
+        "{}\n"
+        "```\n");
+  // Depois disso o livro aponta para exercises/: a conferência comum já passa.
+  CHECK(run_course({"listings", "--root", t.root().string(), "--check"}).code == 0);
+}
+
+TEST_CASE("listings --from com valor desconhecido é erro de uso") {
+  Tree t;
+  const auto r = run_course({"listings", "--root", t.root().string(), "--from", "respostas"});
+  CHECK(r.code == 2);
+  CHECK(r.err ==
+        "hz-course: --from deve ser solutions ou exercises (veio: respostas)\nveja: hz-course help\n");
+}

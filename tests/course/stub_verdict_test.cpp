@@ -123,3 +123,43 @@ TEST_CASE("progress soma os testes que passam por etapa") {
         "02-brakes: 2/2 testes passando\n"
         "total: 3/5 testes passando\n");
 }
+
+TEST_CASE("grade dá a nota da etapa e só sai com 0 quando todos passam") {
+  Tree t;
+  t.write("parcial.xml", junit({{"a", "run"}, {"b", "fail"}, {"c", "notrun"}}));
+  t.write("cheio.xml", junit({{"a", "run"}, {"b", "run"}}));
+  const auto parcial =
+      run_course({"grade", "--junit", (t.root() / "parcial.xml").string(), "--stage", "01-loop"});
+  CHECK(parcial.out == "01-loop: 1/3 testes passando\n");
+  CHECK(parcial.err == "");
+  CHECK(parcial.code == 1);
+  const auto cheio =
+      run_course({"grade", "--junit", (t.root() / "cheio.xml").string(), "--stage", "01-loop"});
+  CHECK(cheio.out == "01-loop: 2/2 testes passando\n");
+  CHECK(cheio.err == "");
+  CHECK(cheio.code == 0);
+}
+
+TEST_CASE("grade sem nenhum teste reprova e relatório ilegível é erro") {
+  Tree t;
+  t.write("vazio.xml", junit({}));
+  t.write("lixo.xml", "nada aqui\n");
+  const auto vazio =
+      run_course({"grade", "--junit", (t.root() / "vazio.xml").string(), "--stage", "01-loop"});
+  CHECK(vazio.out == "01-loop: 0/0 testes passando\n");
+  CHECK(vazio.err == "01-loop: nenhum teste rodou (o rótulo 01-loop não tem testes?)\n");
+  CHECK(vazio.code == 1);
+  const auto lixo = run_course({"grade", "--junit", (t.root() / "lixo.xml").string(), "--stage", "x"});
+  CHECK(lixo.out == "");
+  CHECK(lixo.err == "hz-course: " + (t.root() / "lixo.xml").string() +
+                        ": não parece um relatório JUnit (falta <testsuite>)\nveja: hz-course help\n");
+  CHECK(lixo.code == 2);
+  const auto falta = run_course({"grade", "--junit", (t.root() / "vazio.xml").string()});
+  CHECK(falta.err == "hz-course: falta --stage NN-nome\nveja: hz-course help\n");
+  CHECK(falta.code == 2);
+}
+
+TEST_CASE("score_line é o formato comum de progress e grade") {
+  CHECK(score_line("01-loop", {6, 44}) == "01-loop: 6/44 testes passando");
+  CHECK(score(parse_junit(junit({{"a", "run"}, {"b", "fail"}}))).passed == 1);
+}

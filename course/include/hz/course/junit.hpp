@@ -23,6 +23,17 @@ struct JunitReport {
 
 JunitReport parse_junit(std::string_view xml);
 
+// Quantos testes do relatório passaram, de quantos. Serve ao progresso do
+// aluno (./hz progress) e à correção (./hz grade): a mesma conta nos dois.
+struct Score {
+  int passed = 0;
+  int total = 0;
+};
+Score score(const JunitReport& report);
+
+// "01-loop: 7/44 testes passando"
+std::string score_line(std::string_view stage, const Score& s);
+
 // Decodifica as entidades de XML (&amp; &lt; &gt; &quot; &apos; &#N; &#xN;).
 std::string xml_unescape(std::string_view s);
 

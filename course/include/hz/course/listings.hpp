@@ -29,7 +29,18 @@ struct ListingReport {
   std::vector<std::string> problems;   // linhas prontas para imprimir
 };
 
+// De onde vêm as listagens que o livro marca com "solutions/...".
+//   solutions  como estão escritas (o livro do curso completo)
+//   exercises  "solutions/NN/..." é lido de "exercises/NN/..." (o livro da cópia
+//              exportada para alunos, que não tem solutions/ nem deve mostrar as
+//              respostas); com `update`, o comentário passa a apontar para exercises/
+enum class ListingSource { solutions, exercises };
+
+// O caminho que a listagem `spec` lê com a fonte `source`.
+std::string map_listing_spec(const std::string& spec, ListingSource source);
+
 // Confere (ou, com `update`, reescreve) as listagens de root/livro/*.md.
-ListingReport check_listings(const std::filesystem::path& root, bool update);
+ListingReport check_listings(const std::filesystem::path& root, bool update,
+                             ListingSource source = ListingSource::solutions);
 
 }  // namespace hz::course
