@@ -42,9 +42,10 @@ std::filesystem::path fd_directory() {
   return "/dev/fd";
 }
 
-}  // namespace
-
-bool drop_connection(int local_port, const std::string& peer_addr, int peer_port) {
+// Chama on_socket(fd, local, peer) para cada socket conectado do processo;
+// para quando on_socket devolve true.
+template <class OnSocket>
+void for_each_connected_socket(OnSocket on_socket) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(fd_directory(), ec)) {
     char* end = nullptr;
@@ -59,13 +60,35 @@ bool drop_connection(int local_port, const std::string& peer_addr, int peer_port
     const int descriptor = static_cast<int>(fd);
     if (getsockname(descriptor, reinterpret_cast<sockaddr*>(&local), &local_size) != 0) continue;
     if (getpeername(descriptor, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) continue;
-    if (endpoint_of(local).port != local_port) continue;
-    const Endpoint remote = endpoint_of(peer);
-    if (remote.port != peer_port || remote.address != peer_addr) continue;
-    ::shutdown(descriptor, SHUT_RDWR);
-    return true;
+    if (on_socket(descriptor, endpoint_of(local), endpoint_of(peer))) return;
   }
-  return false;
+}
+
+}  // namespace
+
+bool drop_connection(int local_port, const std::string& peer_addr, int peer_port) {
+  bool dropped = false;
+  for_each_connected_socket([&](int fd, const Endpoint& local, const Endpoint& remote) {
+    if (local.port != local_port || remote.port != peer_port || remote.address != peer_addr) {
+      return false;
+    }
+    ::shutdown(fd, SHUT_RDWR);
+    dropped = true;
+    return true;
+  });
+  return dropped;
+}
+
+int drop_server_connections(int local_port) {
+  int dropped = 0;
+  for_each_connected_socket([&](int fd, const Endpoint& local, const Endpoint&) {
+    if (local.port == local_port) {
+      ::shutdown(fd, SHUT_RDWR);
+      ++dropped;
+    }
+    return false;
+  });
+  return dropped;
 }
 
 }  // namespace hz::mock::detail

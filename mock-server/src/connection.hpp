@@ -19,4 +19,11 @@ namespace hz::mock::detail {
 // Devolve false se não achou esse socket.
 bool drop_connection(int local_port, const std::string& peer_addr, int peer_port);
 
+// Faz shutdown em toda conexão aceita cuja ponta local usa `local_port` e
+// devolve quantas achou. Para o stop(): o 0.11.4 espera cada conexão
+// keep-alive ociosa até o keep_alive_timeout; com o shutdown, a thread dela
+// lê fim de arquivo e sai na hora. Chame depois de fechar o socket de escuta
+// (nenhuma conexão nova chega) e antes de esperar as threads do httplib.
+int drop_server_connections(int local_port);
+
 }  // namespace hz::mock::detail

@@ -18,12 +18,11 @@ namespace {
 
 using nlohmann::json;
 
-// Conexões ociosas: o httplib 0.11.4 segura cada conexão keep-alive parada
-// por keep_alive_timeout segundos, e o stop() espera por elas (5 s por
-// padrão). Com 0, uma conexão parada há ~10 ms é fechada: o stop() fica
-// rápido e pedidos seguidos (o caso que importa para a latência) ainda
-// reaproveitam a conexão. O cliente reconecta sozinho quando ela caiu.
-constexpr time_t kKeepAliveSeconds = 0;
+// Conexões ociosas ficam abertas como num provedor de verdade: um timeout
+// curto demais faz o servidor fechar a conexão no instante em que o cliente
+// a reaproveita, e o pedido falha. O httplib 0.11.4 faria o stop() esperar
+// por elas até esse tempo; o stop() as derruba antes (drop_server_connections).
+constexpr time_t kKeepAliveSeconds = 5;
 constexpr std::size_t kRequestsPerConnection = 100000;
 
 // Um pedido parcial não pode segurar o stop() por muito tempo.
@@ -357,12 +356,15 @@ Result<int> MockServer::start(const std::string& host, int port) {
 void MockServer::stop() {
   std::lock_guard<std::mutex> guard(impl_->lifecycle);
   if (!impl_->listener.joinable()) return;
+  int port = 0;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     impl_->stopping = true;
+    port = impl_->port;
   }
   impl_->wake.notify_all();
-  impl_->http->stop();
+  impl_->http->stop();  // fecha o socket de escuta: nenhuma conexão nova
+  detail::drop_server_connections(port);
   impl_->listener.join();  // o httplib junta as threads de conexão antes de voltar
   impl_->http.reset();
   std::lock_guard<std::mutex> lock(impl_->mutex);
