@@ -54,16 +54,16 @@ std::string provider_message(const std::string& body) {
   const json root = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (root.is_object()) {
     if (auto error = root.find("error"); error != root.end()) {
-      if (error->is_string()) return error->get<std::string>();
+      if (error->is_string()) return printable(error->get<std::string>());
       if (error->is_object()) {
         if (auto message = error->find("message");
             message != error->end() && message->is_string()) {
-          return message->get<std::string>();
+          return printable(message->get<std::string>());
         }
       }
     }
   }
-  return brief(body, 1, 200);
+  return brief(printable(body), 1, 200);
 }
 
 ModelError status_error(const HttpResponse& response) {

@@ -43,6 +43,27 @@ std::size_t utf8_length(std::string_view text) {
   return count;
 }
 
+// O corte de truncate_middle sobre um texto do qual já saíram dropped bytes
+// logo depois dos max_bytes / 2 + 1 primeiros (o que MiddleTruncator guarda).
+// Com dropped > 0, kept ainda tem esses primeiros bytes e pelo menos os
+// max_bytes - max_bytes / 2 finais, então todo byte olhado aqui é do texto
+// original na posição certa; a contagem de omitidos soma o que já saiu.
+std::string cut_middle(std::string_view kept, std::size_t dropped, std::size_t max_bytes) {
+  if (kept.size() + dropped <= max_bytes) return std::string(kept);
+  std::size_t head = max_bytes / 2;
+  std::size_t tail_start = kept.size() - (max_bytes - head);
+  // Recua o fim da cabeça e avança o começo da cauda até fronteiras de caractere.
+  while (head > 0 && is_continuation(kept[head])) --head;
+  while (tail_start < kept.size() && is_continuation(kept[tail_start])) ++tail_start;
+  const std::size_t omitted = dropped + tail_start - head;
+  std::string out(kept.substr(0, head));
+  out += "[... " + std::to_string(omitted) + " bytes omitidos ...]";
+  out.append(kept.substr(tail_start));
+  return out;
+}
+
+constexpr std::size_t kCompactSlack = 4096;
+
 }  // namespace
 
 std::string strip_think(std::string_view text) {
@@ -74,16 +95,49 @@ std::string strip_think(std::string_view text) {
 }
 
 std::string truncate_middle(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return std::string(text);
-  std::size_t head = max_bytes / 2;
-  std::size_t tail_start = text.size() - (max_bytes - head);
-  // Recua o fim da cabeça e avança o começo da cauda até fronteiras de caractere.
-  while (head > 0 && is_continuation(text[head])) --head;
-  while (tail_start < text.size() && is_continuation(text[tail_start])) ++tail_start;
-  const std::size_t omitted = tail_start - head;
-  std::string out(text.substr(0, head));
-  out += "[... " + std::to_string(omitted) + " bytes omitidos ...]";
-  out.append(text.substr(tail_start));
+  return cut_middle(text, 0, max_bytes);
+}
+
+MiddleTruncator::MiddleTruncator(std::size_t max_bytes)
+    : max_bytes_(max_bytes), head_keep_(max_bytes / 2 + 1), tail_keep_(max_bytes - max_bytes / 2) {}
+
+void MiddleTruncator::append(std::string_view chunk) {
+  kept_.append(chunk);
+  // Só compacta quando a sobra passa do tamanho da cauda (e de uma folga):
+  // cada erase move tail_keep_ bytes e descarta pelo menos isso, o que deixa
+  // o custo total linear no tamanho da entrada.
+  const std::size_t limit = head_keep_ + 2 * tail_keep_ + kCompactSlack;
+  if (kept_.size() <= limit) return;
+  const std::size_t erase = kept_.size() - head_keep_ - tail_keep_;
+  kept_.erase(head_keep_, erase);
+  dropped_ += erase;
+}
+
+std::string MiddleTruncator::str() const { return cut_middle(kept_, dropped_, max_bytes_); }
+
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool c0 = byte < 0x20 && byte != '\n' && byte != '\t';
+    // C1 (U+0080..U+009F) em UTF-8: 0xC2 seguido de 0x80..0x9F.
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                    (static_cast<unsigned char>(text[i + 1]) & 0xE0U) == 0x80U;
+    if (c0 || byte == 0x7F) {
+      out += "\\x";
+      out += kHex[byte >> 4U];
+      out += kHex[byte & 0x0FU];
+    } else if (c1) {
+      const auto next = static_cast<unsigned char>(text[++i]);
+      out += "\\u00";
+      out += kHex[next >> 4U];
+      out += kHex[next & 0x0FU];
+    } else {
+      out += text[i];
+    }
+  }
   return out;
 }
 

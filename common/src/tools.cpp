@@ -12,7 +12,10 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <system_error>
+
+#include "hz/text.hpp"
 
 namespace hz {
 
@@ -266,18 +269,16 @@ ToolOutput run_shell(const Workspace& workspace, const ShellOptions& options, co
     return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
            info.si_pid == pid;
   };
-  std::string captured;
-  std::size_t total = 0;
+  // Começo e fim: erros de compilador e de teste costumam estar no fim da saída.
+  MiddleTruncator captured(options.max_output_bytes);
   char buffer[8192];
-  // Lê o que houver; false no EOF ou erro.
+  // Lê o que houver; false no EOF ou erro. Lê tudo até o fim mesmo passando
+  // do limite: parar de ler travaria o comando com o pipe cheio.
   const auto read_some = [&]() {
     const ssize_t n = read(output.read_end, buffer, sizeof buffer);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
     if (n <= 0) return false;
-    total += static_cast<std::size_t>(n);
-    const std::size_t room =
-        options.max_output_bytes - std::min(options.max_output_bytes, captured.size());
-    captured.append(buffer, std::min(room, static_cast<std::size_t>(n)));
+    captured.append(std::string_view(buffer, static_cast<std::size_t>(n)));
     return true;
   };
 
@@ -323,11 +324,15 @@ ToolOutput run_shell(const Workspace& workspace, const ShellOptions& options, co
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
 
-  std::string body = captured;
-  if (total > captured.size()) {
-    body += "\n[saída cortada: mostrando " + std::to_string(captured.size()) + " de " +
-            std::to_string(total) + " bytes]";
+  // O total vai numa linha à parte, antes da saída: se a etapa cortar de novo
+  // (o limite dela pode ser menor), o começo sobrevive e o modelo ainda sabe
+  // o tamanho real.
+  std::string body;
+  if (captured.truncated()) {
+    body = "[saída de " + std::to_string(captured.total_bytes()) +
+           " bytes: mostrando o começo e o fim]\n";
   }
+  body += captured.str();
   if (timed_out) {
     std::string text = "tempo esgotado após " + std::to_string(options.timeout.count()) +
                        " ms; o comando foi encerrado";
@@ -390,7 +395,8 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell) {
         "seguido da saída (stdout e stderr juntos). Comandos longos são encerrados pelo "
         "tempo limite (" +
             std::to_string(shell.timeout.count()) +
-            " ms) e saídas grandes são cortadas. Não há entrada padrão (stdin).",
+            " ms) e saídas grandes são cortadas no meio (ficam o começo e o fim). Não há entrada "
+            "padrão (stdin).",
         schema({{"command", "o comando, como seria digitado num terminal"}})},
        true,
        [workspace, shell](const json& args) { return run_shell(workspace, shell, args); }});

@@ -30,10 +30,12 @@ double real(const json& event, const char* key) {
   return it->get<double>();
 }
 
+// Textos de eventos carregam o que o modelo e as ferramentas produziram:
+// nada de códigos de terminal crus na linha humana.
 std::string text(const json& event, const char* key) {
   auto it = event.find(key);
   if (it == event.end()) return {};
-  if (it->is_string()) return it->get<std::string>();
+  if (it->is_string()) return printable(it->get<std::string>());
   return it->dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -43,6 +43,50 @@ TEST_CASE("truncate_middle nunca corta um caractere UTF-8 ao meio") {
   CHECK(hz::truncate_middle(text, 7) == "aé[... 10 bytes omitidos ...]€b");
 }
 
+namespace {
+
+// Passa text para um MiddleTruncator em pedaços de chunk bytes.
+std::string stream_through(std::string_view text, std::size_t max_bytes, std::size_t chunk) {
+  hz::MiddleTruncator cut(max_bytes);
+  for (std::size_t i = 0; i < text.size(); i += chunk) cut.append(text.substr(i, chunk));
+  CHECK(cut.total_bytes() == text.size());
+  CHECK(cut.truncated() == (text.size() > max_bytes));
+  return cut.str();
+}
+
+}  // namespace
+
+TEST_CASE("MiddleTruncator guarda começo e fim e conta os bytes omitidos") {
+  hz::MiddleTruncator cut(4);
+  CHECK(cut.str() == "");
+  cut.append("01");
+  cut.append("2");
+  CHECK(cut.str() == "012");
+  CHECK_FALSE(cut.truncated());
+  cut.append("3456789");
+  CHECK(cut.str() == "01[... 6 bytes omitidos ...]89");
+  CHECK(cut.truncated());
+  CHECK(cut.total_bytes() == 10);
+}
+
+TEST_CASE("MiddleTruncator em pedaços dá o mesmo que truncate_middle no texto inteiro") {
+  // Texto longo o bastante para compactar várias vezes, com caracteres de 2
+  // e 3 bytes para exercitar as fronteiras UTF-8 em toda posição.
+  std::string text = "COMECO\n";
+  for (int i = 0; i < 3000; ++i) text += std::to_string(i) + (i % 3 == 0 ? "é" : "€") + "\n";
+  text += "FIMSAIDA\n";
+  for (std::size_t max_bytes : {0U, 1U, 2U, 5U, 7U, 64U, 1000U, 4097U}) {
+    for (std::size_t chunk : {1U, 3U, 7U, 8192U}) {
+      CAPTURE(max_bytes);
+      CAPTURE(chunk);
+      CHECK(stream_through(text, max_bytes, chunk) == hz::truncate_middle(text, max_bytes));
+    }
+  }
+  CHECK(stream_through(text, 64, 5) == "COMECO\n0é\n1€\n2€\n3é\n4€\n5[... " +
+                                           std::to_string(text.size() - 64 + 1) +
+                                           " bytes omitidos ...]2997é\n2998€\n2999€\nFIMSAIDA\n");
+}
+
 TEST_CASE("brief com uma linha devolve a primeira linha e marca o resto") {
   CHECK(hz::brief("código de saída: 0\nok\n", 1, 80) == "código de saída: 0 …");
   CHECK(hz::brief("só uma linha\n", 1, 80) == "só uma linha");
@@ -62,4 +106,12 @@ TEST_CASE("brief corta linhas longas contando caracteres e não bytes") {
   CHECK(hz::brief("ação rápida demais", 1, 4) == "ação…");
   CHECK(hz::brief("abc def", 1, 4) == "abc…");
   CHECK(hz::brief("abcd", 1, 4) == "abcd");
+}
+
+TEST_CASE("printable troca códigos de terminal por escapes visíveis") {
+  CHECK(hz::printable("\x1b[31mvermelho\x1b]0;titulo\x07") ==
+        "\\x1b[31mvermelho\\x1b]0;titulo\\x07");
+  CHECK(hz::printable("linha 1\n\tlinha 2") == "linha 1\n\tlinha 2");
+  CHECK(hz::printable("del\x7f e c1 \xc2\x9b fim") == "del\\x7f e c1 \\u009b fim");
+  CHECK(hz::printable("ação €") == "ação €");
 }

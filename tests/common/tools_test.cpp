@@ -176,11 +176,51 @@ TEST_CASE("run_shell informa processo morto por sinal") {
                "código de saída: 143 (encerrado pelo sinal 15)");
 }
 
-TEST_CASE("run_shell corta a saída que passa do limite") {
+TEST_CASE("run_shell não mexe na saída que cabe no limite") {
   Fixture f;  // limite de 64 bytes
-  check_output(f.run("run_shell", {{"command", "printf '%0100d' 0"}}), true,
-               "código de saída: 0\n" + std::string(64, '0') +
-                   "\n[saída cortada: mostrando 64 de 100 bytes]");
+  check_output(f.run("run_shell", {{"command", "printf '%064d' 0"}}), true,
+               "código de saída: 0\n" + std::string(64, '0'));
+}
+
+TEST_CASE("run_shell corta o meio da saída que passa do limite e guarda começo e fim") {
+  Fixture f;  // limite de 64 bytes: 32 do começo e 32 do fim
+  // 6 + 100 + 3 = 109 bytes, 45 omitidos.
+  check_output(
+      f.run("run_shell", {{"command", "printf COMECO; printf '%0100d' 0; printf FIM"}}), true,
+      "código de saída: 0\n[saída de 109 bytes: mostrando o começo e o fim]\nCOMECO" +
+          std::string(26, '0') + "[... 45 bytes omitidos ...]" + std::string(29, '0') + "FIM");
+  check_output(f.run("run_shell", {{"command", "printf '%065d' 0"}}), true,
+               "código de saída: 0\n[saída de 65 bytes: mostrando o começo e o fim]\n" +
+                   std::string(32, '0') + "[... 1 bytes omitidos ...]" + std::string(32, '0'));
+}
+
+TEST_CASE("run_shell com saída de 1 MiB guarda o fim onde estão os erros") {
+  TempDir dir;
+  const hz::Workspace workspace(dir.path());
+  auto tools = hz::basic_tools(workspace);  // limite padrão de 64 KiB
+  const ToolOutput output = tools[4].run(
+      {{"command",
+        "echo INICIO; head -c 1048576 /dev/zero | tr '\\0' q; echo; echo FIMSAIDA; exit 2"}});
+  // 7 + 1048576 + 1 + 9 = 1048593 bytes; ficam 32768 de cada ponta.
+  const std::size_t total = 7 + 1048576 + 1 + 9;
+  check_output(output, false,
+               "código de saída: 2\n[saída de " + std::to_string(total) +
+                   " bytes: mostrando o começo e o fim]\nINICIO\n" + std::string(32768 - 7, 'q') +
+                   "[... " + std::to_string(total - 65536) + " bytes omitidos ...]" +
+                   std::string(32768 - 10, 'q') + "\nFIMSAIDA\n");
+}
+
+TEST_CASE("run_shell no tempo esgotado também guarda começo e fim") {
+  TempDir dir;
+  const hz::Workspace workspace(dir.path());
+  auto tools = hz::basic_tools(workspace, {std::chrono::milliseconds(200), 16});
+  // O teste espera o próprio timeout, que é o comportamento sob teste.
+  const ToolOutput output =
+      tools[4].run({{"command", "printf COMECO; printf '%0100d' 0; printf FIM; sleep 5"}});
+  check_output(output, false,
+               "tempo esgotado após 200 ms; o comando foi encerrado\n"
+               "[saída de 109 bytes: mostrando o começo e o fim]\nCOMECO00" +
+                   std::string("[... 93 bytes omitidos ...]") + "00000FIM");
 }
 
 TEST_CASE("run_shell mata o comando quando o tempo esgota") {

@@ -127,3 +127,14 @@ TEST_CASE("paint envolve em ANSI só quando pedido") {
   CHECK(hz::paint("x", hz::Tint::green, false) == "x");
   CHECK(hz::paint("x", hz::Tint::none, true) == "x");
 }
+
+TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal") {
+  CHECK(hz::render_human({{"event", "tool_end"},
+                          {"ok", true},
+                          {"summary", "\x1b[2J\x1b]0;titulo\x07texto"}}) ==
+        "  ✓ \\x1b[2J\\x1b]0;titulo\\x07texto");
+  CHECK(hz::render_human({{"event", "tool_start"},
+                          {"name", "ler\x1b[31m"},
+                          {"arguments", "{\"path\":\"a\"}"}}) ==
+        "  ⚙ ler\\x1b[31m {\"path\":\"a\"}");
+}

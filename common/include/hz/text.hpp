@@ -18,6 +18,32 @@ std::string strip_think(std::string_view text);
 // meio. O resultado tem no máximo max_bytes + o tamanho do marcador.
 std::string truncate_middle(std::string_view text, std::size_t max_bytes);
 
+// truncate_middle para texto que chega aos pedaços (a saída de um comando):
+// guarda só o começo e uma cauda que rola, então a memória fica em torno de
+// 2 * max_bytes por maior que seja a entrada, e o custo total é linear.
+// str() é exatamente truncate_middle(tudo o que entrou, max_bytes).
+class MiddleTruncator {
+ public:
+  explicit MiddleTruncator(std::size_t max_bytes);
+
+  void append(std::string_view chunk);
+  std::size_t total_bytes() const { return kept_.size() + dropped_; }
+  bool truncated() const { return total_bytes() > max_bytes_; }
+  std::string str() const;
+
+ private:
+  std::size_t max_bytes_;
+  std::size_t head_keep_;    // começo que nunca sai: a cabeça e 1 byte para a fronteira UTF-8
+  std::size_t tail_keep_;    // bytes do fim que a cauda precisa
+  std::string kept_;         // os head_keep_ primeiros bytes e, depois deles, um trecho final
+  std::size_t dropped_ = 0;  // bytes jogados fora logo depois dos head_keep_ primeiros
+};
+
+// text pronto para o terminal: caracteres de controle (C0 menos \n e \t, DEL
+// e C1) viram escapes visíveis como "\x1b", para que a saída de uma
+// ferramenta ou de um modelo não mude cores, título ou conteúdo da tela.
+std::string printable(std::string_view text);
+
 // Resumo de text para o trace humano: as primeiras max_lines linhas não
 // vazias, sem espaços nas pontas, unidas por " · ", com no máximo max_chars
 // caracteres. Se cortou no tamanho, termina em "…"; se só sobraram linhas,

@@ -1,5 +1,9 @@
-// As ferramentas básicas oferecidas ao modelo (DESIGN seção 4), todas
-// confinadas ao workspace.
+// As ferramentas básicas oferecidas ao modelo (DESIGN seção 4).
+//
+// As de arquivo passam todo caminho por Workspace::resolve. run_shell roda
+// com o workspace como diretório atual, tempo limite e saída cortada, mas não
+// é uma caixa de areia: o comando pode sair da pasta. A defesa ali é a
+// confirmação do usuário (needs_approval), não o confinamento.
 //
 // Uma Tool recebe argumentos já lidos como objeto JSON e já conferidos contra
 // os campos obrigatórios do schema (quem confere é o despacho da etapa). Ela
@@ -36,7 +40,10 @@ struct Tool {
 
 struct ShellOptions {
   std::chrono::milliseconds timeout{30000};
-  std::size_t max_output_bytes = 64 * 1024;  // o que passar disso é cortado na captura
+  // Saída maior que isso fica só com o começo e o fim (metade para cada), um
+  // marcador "[... N bytes omitidos ...]" no meio (o de truncate_middle) e,
+  // antes dela, a linha "[saída de T bytes: mostrando o começo e o fim]".
+  std::size_t max_output_bytes = 64 * 1024;
 };
 
 // read_file{path}, write_file{path, content}, edit_file{path, old_text, new_text},
