@@ -306,6 +306,8 @@ TEST_CASE("entradas ruins saem com código 2 e mensagem clara") {
       {{"--max-turns", "muitos"}, "max-turns"},
       {{"--flag-que-nao-existe"}, "flag-que-nao-existe"},
       {{"--system-prompt", (dir / "nao-existe.txt").string()}, "--system-prompt"},
+      {{"--system-prompt", dir.path().string()},
+       "--system-prompt: " + dir.path().string() + " é uma pasta, não um arquivo"},
       {{"--scenario", "cenario-que-nao-existe"}, "cenario-que-nao-existe"},
       {{"--workspace", (dir / "nao-existe").string()}, "não é uma pasta que existe"},
       {{"--trace", (dir / "nao-existe" / "t.jsonl").string()}, "--trace"},

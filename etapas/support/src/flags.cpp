@@ -1,5 +1,6 @@
 #include "hz/stage/flags.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -35,6 +36,9 @@ void add_common_flags(FlagParser& parser, CommonFlags& flags) {
 }
 
 Result<std::string> read_text_file(const std::string& path) {
+  // Um ifstream abre uma pasta sem reclamar e lê zero bytes.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Error{path + " é uma pasta, não um arquivo"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"não consegui ler o arquivo " + path};
   std::ostringstream text;
