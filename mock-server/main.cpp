@@ -20,6 +20,11 @@
 
 namespace {
 
+// "1 pedido", "2 pedidos".
+std::string count(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 constexpr const char* kUsage =
     "uso: hz-mock --scenario NOME|ARQUIVO [--port N] [--host ENDEREÇO]\n"
     "\n"
@@ -125,7 +130,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::cout << server.base_url() << std::endl;  // endl: quem lê espera esta linha já
-  std::cerr << "hz-mock: cenário " << name << " (" << steps << " passos) em "
+  std::cerr << "hz-mock: cenário " << name << " (" << count(steps, "passo", "passos") << ") em "
             << server.base_url() << "; Ctrl+C para parar\n";
 
   int received = 0;
@@ -134,7 +139,8 @@ int main(int argc, char** argv) {
 
   const auto failures = server.failures();
   std::cerr << "hz-mock: parado (" << (received == SIGINT ? "SIGINT" : "SIGTERM") << "), "
-            << server.requests().size() << " pedidos, " << failures.size() << " falhas\n";
+            << count(server.requests().size(), "pedido", "pedidos") << ", "
+            << count(failures.size(), "falha", "falhas") << "\n";
   for (const auto& failure : failures) std::cerr << "hz-mock: falha: " << failure << "\n";
   return failures.empty() ? 0 : 1;
 }

@@ -184,7 +184,8 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
       std::string failure = "pedido " + std::to_string(ordinal) + ": o roteiro \"" +
                             scenario.name + "\" acabou (" +
                             std::to_string(scenario.steps.size()) +
-                            " passos); não há resposta para este pedido";
+                            (scenario.steps.size() == 1 ? " passo" : " passos") +
+                            "); não há resposta para este pedido";
       failures.push_back(failure);
       send_json(res, 500,
                 detail::error_body("hz-mock: " + failure, "hz_mock_script_exhausted",

@@ -107,7 +107,7 @@ TEST_CASE("hz-mock imprime a URL base e sai com 0 no SIGTERM") {
   REQUIRE(res);
   CHECK(json::parse(res->body)["choices"][0]["message"]["content"] == "Oi! Sou o hz-mock.");
   CHECK(mock.finish(SIGTERM) == 0);
-  CHECK(mock.all_stderr().find("hz-mock: parado (SIGTERM), 1 pedidos, 0 falhas") !=
+  CHECK(mock.all_stderr().find("hz-mock: parado (SIGTERM), 1 pedido, 0 falhas") !=
         std::string::npos);
 }
 

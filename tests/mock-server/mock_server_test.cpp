@@ -98,7 +98,7 @@ TEST_CASE("pedido depois do fim do roteiro recebe erro 500 e vira falha") {
   REQUIRE(res);
   CHECK(res->status == 500);
   const std::string failure =
-      "pedido 2: o roteiro \"text\" acabou (1 passos); não há resposta para este pedido";
+      "pedido 2: o roteiro \"text\" acabou (1 passo); não há resposta para este pedido";
   CHECK(json::parse(res->body) == json{{"error",
                                         {{"message", "hz-mock: " + failure},
                                          {"type", "hz_mock_script_exhausted"},

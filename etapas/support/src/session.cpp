@@ -30,7 +30,7 @@ Result<std::filesystem::path, SetupError> given_workspace(const std::string& dir
 
 Result<mock::Scenario, SetupError> load(const std::string& name_or_file) {
   auto path = mock::find_scenario(name_or_file);
-  if (!path) return usage("cenário " + name_or_file + ": " + path.error().message);
+  if (!path) return usage(path.error().message);
   auto scenario = mock::load_scenario(*path);
   if (!scenario) return usage("cenário inválido: " + scenario.error().message);
   return std::move(scenario).value();
