@@ -82,26 +82,43 @@ ToolOutput write_bytes(const fs::path& target, const std::string& shown, const s
                                     : "arquivo escrito: " + shown + " (" + bytes + ")");
 }
 
+// Um caminho do modelo que existe dentro do workspace, com o seu tipo.
+struct Existing {
+  fs::path target;
+  fs::file_status status;
+};
+
+// Resolve path e exige que ele exista; a falha já vem pronta para o modelo,
+// ex.: "arquivo não encontrado: x.txt".
+Result<Existing, ToolOutput> existing(const Workspace& workspace, const std::string& path,
+                                      const std::string& not_found) {
+  auto target = workspace.resolve(path);
+  if (!target) return ToolOutput::failure(target.error().message);
+  std::error_code ec;
+  const fs::file_status status = fs::status(*target, ec);
+  if (!fs::exists(status)) return ToolOutput::failure(not_found + ": " + path);
+  return Existing{std::move(target).value(), status};
+}
+
 // ---- read_file -------------------------------------------------------------
 
 ToolOutput read_file(const Workspace& workspace, const json& args) {
   const std::string* path = string_arg(args, "path");
   if (path == nullptr) return missing_arg("path");
-  auto target = workspace.resolve(*path);
-  if (!target) return ToolOutput::failure(target.error().message);
-  std::error_code ec;
-  const fs::file_status status = fs::status(*target, ec);
-  if (!fs::exists(status)) return ToolOutput::failure("arquivo não encontrado: " + *path);
+  auto found = existing(workspace, *path, "arquivo não encontrado");
+  if (!found) return found.error();
+  const auto& [target, status] = *found;
   if (fs::is_directory(status)) {
     return ToolOutput::failure(*path + " é uma pasta; use list_dir para ver o conteúdo");
   }
-  const std::uintmax_t size = fs::file_size(*target, ec);
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(target, ec);
   if (!ec && size > kMaxReadBytes) {
     return ToolOutput::failure("arquivo grande demais: " + *path + " (" + std::to_string(size) +
                                " bytes; o limite é " + std::to_string(kMaxReadBytes) + ")");
   }
   std::string content;
-  if (!read_whole(*target, &content)) {
+  if (!read_whole(target, &content)) {
     return ToolOutput::failure("não foi possível ler " + *path + ": " + std::strerror(errno));
   }
   return ToolOutput::success(std::move(content));
@@ -141,14 +158,12 @@ ToolOutput edit_file(const Workspace& workspace, const json& args) {
   if (new_text == nullptr) return missing_arg("new_text");
   if (old_text->empty()) return ToolOutput::failure("old_text não pode ser vazio");
 
-  auto target = workspace.resolve(*path);
-  if (!target) return ToolOutput::failure(target.error().message);
-  std::error_code ec;
-  const fs::file_status status = fs::status(*target, ec);
-  if (!fs::exists(status)) return ToolOutput::failure("arquivo não encontrado: " + *path);
+  auto found = existing(workspace, *path, "arquivo não encontrado");
+  if (!found) return found.error();
+  const auto& [target, status] = *found;
   if (fs::is_directory(status)) return ToolOutput::failure(*path + " é uma pasta");
   std::string content;
-  if (!read_whole(*target, &content)) {
+  if (!read_whole(target, &content)) {
     return ToolOutput::failure("não foi possível ler " + *path + ": " + std::strerror(errno));
   }
   const std::size_t count = count_occurrences(content, *old_text);
@@ -158,7 +173,7 @@ ToolOutput edit_file(const Workspace& workspace, const json& args) {
                                "; inclua mais contexto para que apareça uma vez só");
   }
   content.replace(content.find(*old_text), old_text->size(), *new_text);
-  ToolOutput written = write_bytes(*target, *path, content, /*append=*/false);
+  ToolOutput written = write_bytes(target, *path, content, /*append=*/false);
   if (!written.ok) return written;
   return ToolOutput::success("arquivo editado: " + *path);
 }
@@ -168,15 +183,14 @@ ToolOutput edit_file(const Workspace& workspace, const json& args) {
 ToolOutput list_dir(const Workspace& workspace, const json& args) {
   const std::string* path = string_arg(args, "path");
   if (path == nullptr) return missing_arg("path");
-  auto target = workspace.resolve(*path);
-  if (!target) return ToolOutput::failure(target.error().message);
-  std::error_code ec;
-  const fs::file_status status = fs::status(*target, ec);
-  if (!fs::exists(status)) return ToolOutput::failure("pasta não encontrada: " + *path);
+  auto found = existing(workspace, *path, "pasta não encontrada");
+  if (!found) return found.error();
+  const auto& [target, status] = *found;
   if (!fs::is_directory(status)) return ToolOutput::failure(*path + " não é uma pasta");
 
   std::vector<std::string> entries;
-  for (fs::directory_iterator it(*target, ec), end; !ec && it != end; it.increment(ec)) {
+  std::error_code ec;
+  for (fs::directory_iterator it(target, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
     std::error_code type_ec;
     if (it->is_directory(type_ec)) name += '/';
