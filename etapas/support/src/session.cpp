@@ -110,7 +110,7 @@ Result<std::unique_ptr<Trace>, SetupError> open_trace(const std::string& jsonl_p
   try {
     return std::make_unique<Trace>(options);
   } catch (const std::exception& error) {
-    return usage("--trace " + jsonl_path + ": " + error.what());
+    return usage(std::string("--trace: ") + error.what());
   }
 }
 
