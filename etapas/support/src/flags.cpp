@@ -20,8 +20,8 @@ void add_common_flags(FlagParser& parser, CommonFlags& flags) {
                     "NOME");
   parser.add_string("api-key", &flags.api_key, "chave da API (padrão: $OPENAI_API_KEY)", "CHAVE");
   parser.add_string("prompt", &flags.prompt,
-                    "roda um turno só com este pedido (sem ele: chat no stdin com endpoint "
-                    "real, ou o pedido do cenário)");
+                    "roda um turno só com este pedido (sem ele: o pedido do cenário, se "
+                    "houver; senão, um chat no stdin)");
   parser.add_int(
       "max-turns", &flags.max_turns,
       "máximo de chamadas ao modelo por turno (padrão: " + std::to_string(flags.max_turns) + ")");
