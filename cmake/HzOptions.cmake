@@ -2,18 +2,23 @@
 
 option(HZ_WERROR "Avisos viram erros (a CI liga)" OFF)
 option(HZ_SANITIZE "Compila com AddressSanitizer + UndefinedBehaviorSanitizer" OFF)
+option(HZ_MAINTAINER "Registra no ctest as conferências de quem mantém o curso (a CI liga)" OFF)
 
 # HZ_TRACK: de onde vem o núcleo de cada etapa.
 #   solutions  a solução de referência (padrão quando existe solutions/)
 #   exercises  os exercícios, com os trechos do aluno como stubs (padrão na
 #              cópia exportada para alunos, que não tem solutions/: ./hz export)
+#   proof      a prova da CI: a solução com um throw antes de cada resposta,
+#              ligado por HZ_STUB=<id> (gerada por hz-course exercises
+#              --proof-out em HZ_PROOF_DIR)
 if(EXISTS "${PROJECT_SOURCE_DIR}/solutions")
   set(hz_default_track "solutions")
 else()
   set(hz_default_track "exercises")
 endif()
 set(HZ_TRACK "${hz_default_track}" CACHE STRING "Trilha das etapas: solutions ou exercises")
-set_property(CACHE HZ_TRACK PROPERTY STRINGS solutions exercises)
+set_property(CACHE HZ_TRACK PROPERTY STRINGS solutions exercises proof)
+set(HZ_PROOF_DIR "${CMAKE_BINARY_DIR}/proof-src" CACHE PATH "Onde está o núcleo da trilha proof")
 
 # Aplica avisos (e -Werror, se pedido) a um alvo nosso.
 function(hz_warnings target)
@@ -43,7 +48,7 @@ function(hz_add_stage stage)
   if(track STREQUAL "")
     set(track "${HZ_TRACK}")
   endif()
-  if(NOT track MATCHES "^(solutions|exercises)$")
+  if(NOT track MATCHES "^(solutions|exercises|proof)$")
     message(FATAL_ERROR "Trilha inválida para ${stage}: '${track}' (use solutions ou exercises)")
   endif()
   if(track STREQUAL "solutions" AND NOT EXISTS "${PROJECT_SOURCE_DIR}/solutions/${stage}")
@@ -53,12 +58,34 @@ function(hz_add_stage stage)
                         "o build e configure de novo sem -DHZ_TRACK.")
   endif()
   message(STATUS "Etapa ${stage}: trilha ${track}")
+  # O ./hz lê daqui a trilha de verdade de cada etapa (um -DHZ_TRACK_01_LOOP=...
+  # manda mais que o HZ_TRACK).
+  file(APPEND "${CMAKE_BINARY_DIR}/hz-tracks.txt" "${stage} ${track}\n")
 
   # Lidas pelos CMakeLists das pastas abaixo.
   set(HZ_STAGE "${stage}")
   set(HZ_STAGE_CORE "hz_${lower}_core")
   set(HZ_STAGE_TRACK "${track}")
-  add_subdirectory(${PROJECT_SOURCE_DIR}/${track}/${stage} ${CMAKE_BINARY_DIR}/core/${stage})
+  if(track STREQUAL "proof")
+    set(core_dir "${HZ_PROOF_DIR}/${stage}")
+    if(NOT EXISTS "${core_dir}/CMakeLists.txt")
+      message(FATAL_ERROR "A trilha proof precisa de ${core_dir}: rode antes "
+                          "hz-course exercises --root ${PROJECT_SOURCE_DIR} --proof-out ${HZ_PROOF_DIR}")
+    endif()
+  else()
+    set(core_dir "${PROJECT_SOURCE_DIR}/${track}/${stage}")
+  endif()
+  add_subdirectory(${core_dir} ${CMAKE_BINARY_DIR}/core/${stage})
+  if(NOT track STREQUAL "solutions")
+    # Como nos capítulos intermediários de Crafting Interpreters: o código de
+    # um exercício ainda por fazer deixa parâmetros e ajudantes sem uso, e isso
+    # não é defeito de ninguém. Só nesta trilha os avisos de "sem uso" calam.
+    target_compile_options(${HZ_STAGE_CORE} PRIVATE
+      -Wno-unused-parameter -Wno-unused-function -Wno-unused-variable
+      -Wno-unused-but-set-variable -Wno-unused-local-typedefs
+      $<$<CXX_COMPILER_ID:Clang>:-Wno-unused-private-field -Wno-unused-lambda-capture
+                                 -Wno-unused-member-function -Wno-unneeded-internal-declaration>)
+  endif()
   add_subdirectory(${PROJECT_SOURCE_DIR}/etapas/${stage} ${CMAKE_BINARY_DIR}/etapas/${stage})
   if(BUILD_TESTING)
     add_subdirectory(${PROJECT_SOURCE_DIR}/tests/${stage} ${CMAKE_BINARY_DIR}/tests/${stage})

@@ -66,34 +66,6 @@ constexpr std::size_t kCompactSlack = 4096;
 
 }  // namespace
 
-std::string strip_think(std::string_view text) {
-  constexpr std::string_view open = "<think>";
-  constexpr std::string_view close = "</think>";
-  // Alguns servidores já comem o <think> de abertura (ele fica no template do
-  // prompt) e mandam só "raciocínio</think>resposta": um </think> antes de
-  // qualquer <think> encerra um bloco que começou no início do texto.
-  if (const auto first_close = text.find(close); first_close != std::string_view::npos) {
-    const auto first_open = text.find(open);
-    if (first_open == std::string_view::npos || first_close < first_open) {
-      text.remove_prefix(first_close + close.size());
-    }
-  }
-  std::string out;
-  out.reserve(text.size());
-  while (!text.empty()) {
-    const auto start = text.find(open);
-    if (start == std::string_view::npos) {
-      out.append(text);
-      break;
-    }
-    out.append(text.substr(0, start));
-    const auto end = text.find(close, start + open.size());
-    if (end == std::string_view::npos) break;  // sem fechamento: some até o fim
-    text.remove_prefix(end + close.size());
-  }
-  return std::string(trim(out));
-}
-
 std::string truncate_middle(std::string_view text, std::size_t max_bytes) {
   return cut_middle(text, 0, max_bytes);
 }

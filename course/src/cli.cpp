@@ -6,10 +6,17 @@
 #include <ostream>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
+#include "hz/course/carry.hpp"
+#include "hz/course/catalog.hpp"
 #include "hz/course/exercises.hpp"
 #include "hz/course/junit.hpp"
 #include "hz/course/lines.hpp"
 #include "hz/course/listings.hpp"
+#include "hz/course/outputs.hpp"
+#include "hz/course/progress.hpp"
+#include "hz/course/stage_diff.hpp"
 #include "hz/course/stub_verdict.hpp"
 
 namespace fs = std::filesystem;
@@ -21,9 +28,12 @@ constexpr const char* kUsage =
     "uso: hz-course <subcomando> [opções]\n"
     "\n"
     "subcomandos:\n"
-    "  exercises --root DIR [--stage NN-nome] [--check]\n"
-    "      gera exercises/NN a partir de solutions/NN (regiões de exercício viram stubs);\n"
-    "      com --check não escreve nada e sai com 1 se exercises/ estiver desatualizado\n"
+    "  exercises --root DIR [--stage NN-nome] [--check | --force | --proof-out DIR]\n"
+    "      gera exercises/NN a partir de solutions/NN (as regiões de exercício de todas as\n"
+    "      etapas até NN viram stubs); recusa sobrescrever código que não é um stub gerado,\n"
+    "      a não ser com --force; com --check não escreve nada e sai com 1 se exercises/\n"
+    "      difere; com --proof-out escreve em DIR/NN a versão da prova da CI (a resposta,\n"
+    "      com um throw antes dela ligado pela variável HZ_STUB=<id>)\n"
     "  listings --root DIR [--check | --update] [--from solutions|exercises]\n"
     "      confere (ou reescreve) as listagens de código do livro (livro/*.md); com\n"
     "      --from exercises, uma listagem de solutions/NN/... vem de exercises/NN/... (e,\n"
@@ -32,8 +42,26 @@ constexpr const char* kUsage =
     "  passes-on-stubs --list ARQUIVO --junit ARQUIVO [--stage NN-nome]\n"
     "      julga um relatório JUnit do ctest rodado na trilha de exercícios: todo teste\n"
     "      precisa falhar, salvo os listados em tests/NN/passes-on-stubs.txt\n"
-    "  progress --junit-dir DIR\n"
-    "      resume DIR/<etapa>.xml (relatórios JUnit do ctest) em \"etapa: P/T testes passando\"\n"
+    "  report --root DIR --stage NN-nome --junit ARQUIVO --tests-json ARQUIVO\n"
+    "      o resumo de uma etapa exercício por exercício, as falhas de verdade do primeiro\n"
+    "      exercício com falhas e o próximo passo (--junit: ctest --output-junit;\n"
+    "      --tests-json: ctest --show-only=json-v1, que traz os rótulos de cada teste)\n"
+    "  progress --root DIR --junit-dir DIR\n"
+    "      uma linha por etapa com relatório em DIR (<etapa>.xml e <etapa>.json) e o próximo passo\n"
+    "  hint --root DIR --state ARQUIVO [--exercise ID | --junit-dir DIR] [--reset]\n"
+    "      a próxima dica do exercício (sem --exercise: o primeiro não feito)\n"
+    "  list --root DIR [--stage NN-nome]\n"
+    "      os exercícios: id, etapa e a seção do livro, um por linha\n"
+    "  carry --root DIR --to NN-nome [--reference CURSO]\n"
+    "      leva as respostas do aluno da etapa anterior para as regiões de mesmo id em\n"
+    "      exercises/NN que ainda são o stub gerado\n"
+    "  fill --root CÓPIA --reference CURSO --stage NN-nome\n"
+    "      na correção: as regiões das etapas anteriores recebem a resposta de referência\n"
+    "  stages --root DIR [--check | --update] [--tree solutions|exercises]\n"
+    "      confere que cada etapa só difere da anterior nos arquivos de etapas/stages.txt\n"
+    "      e que livro/diffs/NN.diff é o diff de verdade (com --update, reescreve os diffs)\n"
+    "  outputs --root DIR [--check | --update] [--chapter ARQUIVO.md]\n"
+    "      roda os comandos dos blocos <!-- output: ... --> do livro e confere a saída\n"
     "  grade --junit ARQUIVO --stage NN-nome\n"
     "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam\n"
     "  help\n"
@@ -76,21 +104,50 @@ std::string plural(int n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// O que todo subcomando que mexe com etapas precisa: a lista e o catálogo.
+struct Course {
+  StageList stages;
+  Catalog catalog;
+  std::vector<std::string> errors;
+};
+
+Course load_course(const fs::path& root) {
+  Course c;
+  c.stages = read_stage_list(root);
+  if (!c.stages.error.empty()) {
+    c.errors.push_back(c.stages.error);
+    return c;
+  }
+  c.catalog = read_catalog(root, c.stages);
+  c.errors = c.catalog.errors;
+  return c;
+}
+
 int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--stage"}, {"--check"});
+  const Options o =
+      parse_options(args, {"--root", "--stage", "--proof-out"}, {"--check", "--force"});
   if (!o.error.empty()) return usage_error(err, o.error);
   const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
   const bool check = o.flags.count("--check") > 0;
+  const bool force = o.flags.count("--force") > 0;
+  const bool proof = o.values.count("--proof-out") > 0;
+  if (check && (force || proof)) return usage_error(err, "--check não combina com --force nem --proof-out");
 
   if (!fs::is_directory(root / "solutions")) {
     return usage_error(err, "não achei " + (root / "solutions").generic_string() +
                                 " (--root deve ser a raiz do repositório)");
   }
-  std::vector<std::string> stages = list_stages(root / "solutions");
+  const Course course = load_course(root);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
+  }
+  std::vector<std::string> stages = stages_with_solutions(root, course.stages);
   if (o.values.count("--stage")) {
     const std::string& wanted = o.values.at("--stage");
     if (std::find(stages.begin(), stages.end(), wanted) == stages.end()) {
-      return usage_error(err, "etapa desconhecida: " + wanted + " (não existe solutions/" + wanted + ")");
+      return usage_error(err, "etapa desconhecida: " + wanted + " (não existe solutions/" + wanted +
+                                  " listada em etapas/stages.txt)");
     }
     stages = {wanted};
   }
@@ -99,13 +156,24 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   std::vector<StagePlan> plans;
   std::vector<std::string> errors;
   for (const std::string& stage : stages) {
-    plans.push_back(plan_stage(root, stage));
+    plans.push_back(plan_stage(root, stage, course.stages, course.catalog,
+                               proof ? StubMode::proof : StubMode::stubs));
     for (const std::string& e : plans.back().errors) errors.push_back(e);
   }
   if (!errors.empty()) {
     for (const std::string& e : errors) err << e << "\n";
     err << "hz-course: erro nos marcadores de exercício; nada foi escrito\n";
     return 2;
+  }
+
+  if (proof) {
+    const fs::path out_dir = o.values.at("--proof-out");
+    for (const StagePlan& plan : plans) {
+      write_plan(out_dir, plan);
+      out << out_dir.generic_string() << "/" << plan.stage << ": "
+          << plural(plan.exercises, "exercício", "exercícios") << " com a chave HZ_STUB\n";
+    }
+    return 0;
   }
 
   // Etapas que sumiram de solutions/ (só quando todas são geradas).
@@ -132,7 +200,7 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
       }
       return 0;
     }
-    err << "exercises/ está desatualizado: rode ./hz exercises-gen\n";
+    err << "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n";
     for (const std::vector<Drift>& drift : drifts) {
       for (const Drift& d : drift) {
         switch (d.kind) {
@@ -149,12 +217,33 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
     return 1;
   }
 
+  // O trabalho de alguém nunca é apagado sem --force.
+  std::vector<std::string> protected_paths;
+  for (const std::vector<Drift>& drift : drifts) {
+    for (const Drift& d : drift) {
+      if (d.student_work && !force) protected_paths.push_back(d.path);
+    }
+  }
+  if (!protected_paths.empty()) {
+    err << "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o "
+           "trabalho de alguém?) e seriam sobrescritos ou apagados:\n";
+    for (const std::string& p : protected_paths) err << "  " << p << "\n";
+    err << "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
+           "--force.\n";
+    return 1;
+  }
+  if (!orphans.empty() && !force) {
+    err << "hz-course: exercises/ tem etapas que não existem mais em solutions/: ";
+    for (const std::string& s : orphans) err << s << " ";
+    err << "\nNada foi escrito; rode com --force para apagá-las.\n";
+    return 1;
+  }
   for (const std::string& s : orphans) {
     fs::remove_all(root / "exercises" / s);
     out << "  removido: exercises/" << s << "/\n";
   }
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    apply_stage(root, plans[i], drifts[i]);
+    apply_stage(root, plans[i], drifts[i], force);
     int written = 0;
     int removed = 0;
     for (const Drift& d : drifts[i]) {
@@ -251,35 +340,303 @@ int cmd_passes_on_stubs(const std::vector<std::string>& args, std::ostream& out,
   return 1;
 }
 
+// Os relatórios de uma etapa: o JUnit do ctest e os rótulos de cada teste.
+struct Reports {
+  JunitReport junit;
+  TestLabels labels;
+  std::string error;
+};
+
+Reports load_reports(const std::string& junit_path, const std::string& json_path) {
+  Reports r;
+  const std::optional<std::string> xml = read_file(junit_path);
+  if (!xml) {
+    r.error = "não consegui ler o relatório JUnit " + junit_path;
+    return r;
+  }
+  r.junit = parse_junit(*xml);
+  if (!r.junit.error.empty()) {
+    r.error = junit_path + ": " + r.junit.error;
+    return r;
+  }
+  const std::optional<std::string> json = read_file(json_path);
+  if (!json) {
+    r.error = "não consegui ler " + json_path;
+    return r;
+  }
+  r.labels = parse_ctest_json(*json);
+  if (!r.labels.error.empty()) r.error = json_path + ": " + r.labels.error;
+  return r;
+}
+
+// O resumo que ./hz test ETAPA mostra na trilha de exercícios.
+int cmd_report(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--stage", "--junit", "--tests-json"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  for (const char* required : {"--stage", "--junit", "--tests-json"}) {
+    if (!o.values.count(required)) return usage_error(err, std::string("falta ") + required);
+  }
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  const Course course = load_course(root);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
+  }
+  const Reports reports = load_reports(o.values.at("--junit"), o.values.at("--tests-json"));
+  if (!reports.error.empty()) return usage_error(err, reports.error);
+  const StageProgress progress =
+      stage_progress(o.values.at("--stage"), course.catalog, reports.junit, reports.labels);
+  out << render_stage_report(progress);
+  return progress.total > 0 && progress.passed == progress.total ? 0 : 1;
+}
+
+// --junit-dir DIR com DIR/<etapa>.xml e DIR/<etapa>.json (ctest --output-junit e
+// --show-only=json-v1), uma etapa por par.
 int cmd_progress(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--junit-dir"}, {});
+  const Options o = parse_options(args, {"--root", "--junit-dir"}, {});
   if (!o.error.empty()) return usage_error(err, o.error);
   if (!o.values.count("--junit-dir")) return usage_error(err, "falta --junit-dir DIR");
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
   const fs::path dir = o.values.at("--junit-dir");
-  std::vector<fs::path> reports;
-  std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_regular_file() && e.path().extension() == ".xml") reports.push_back(e.path());
+  const Course course = load_course(root);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
   }
-  if (ec) return usage_error(err, "não consegui ler a pasta " + dir.generic_string());
-  std::sort(reports.begin(), reports.end());
-
-  int all_passed = 0;
-  int all_total = 0;
-  for (const fs::path& p : reports) {
-    const std::optional<std::string> xml = read_file(p);
-    const JunitReport report = xml ? parse_junit(*xml) : JunitReport{{}, "não consegui ler"};
-    if (!report.error.empty()) {
-      err << p.generic_string() << ": " << report.error << "\n";
-      return 2;
-    }
-    const Score s = score(report);
-    out << score_line(p.stem().string(), s) << "\n";
-    all_passed += s.passed;
-    all_total += s.total;
+  std::string next;
+  int stages_seen = 0;
+  for (const StageInfo& stage : course.stages.stages) {
+    const fs::path xml = dir / (stage.name + ".xml");
+    std::error_code ec;
+    if (!fs::exists(xml, ec)) continue;
+    const Reports reports = load_reports(xml.string(), (dir / (stage.name + ".json")).string());
+    if (!reports.error.empty()) return usage_error(err, reports.error);
+    const StageProgress progress =
+        stage_progress(stage.name, course.catalog, reports.junit, reports.labels);
+    out << progress_line(progress) << "\n";
+    ++stages_seen;
+    if (next.empty() && progress.next() != nullptr) next = next_step_line(progress);
   }
-  out << score_line("total", {all_passed, all_total}) << "\n";
+  if (stages_seen == 0) {
+    err << "hz-course: nenhum relatório em " << dir.generic_string() << "\n";
+    return 1;
+  }
+  out << (next.empty() ? "Todos os exercícios feitos." : next) << "\n";
   return 0;
+}
+
+// A escada de dicas. O estado (quantas dicas de cada exercício já foram
+// mostradas) fica num arquivo JSON pequeno, fora do repositório (no build).
+int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--exercise", "--state", "--junit-dir"}, {"--reset"});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--state")) return usage_error(err, "falta --state ARQUIVO");
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  const Course course = load_course(root);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
+  }
+  std::string id = o.values.count("--exercise") ? o.values.at("--exercise") : "";
+  if (id.empty() && o.values.count("--junit-dir")) {
+    // O exercício em curso: o primeiro não feito, segundo os últimos relatórios.
+    const fs::path dir = o.values.at("--junit-dir");
+    for (const StageInfo& stage : course.stages.stages) {
+      const fs::path xml = dir / (stage.name + ".xml");
+      std::error_code ec;
+      if (!fs::exists(xml, ec)) continue;
+      const Reports reports = load_reports(xml.string(), (dir / (stage.name + ".json")).string());
+      if (!reports.error.empty()) continue;
+      const StageProgress progress =
+          stage_progress(stage.name, course.catalog, reports.junit, reports.labels);
+      if (const ExerciseProgress* next = progress.next()) {
+        id = next->info->id;
+        break;
+      }
+    }
+  }
+  if (id.empty() && !course.catalog.exercises.empty()) id = course.catalog.exercises.front().id;
+  const ExerciseInfo* info = course.catalog.find(id);
+  if (info == nullptr) {
+    std::string known;
+    for (const ExerciseInfo& e : course.catalog.exercises) known += " " + e.id;
+    return usage_error(err, "exercício desconhecido: " + id + " (exercícios:" + known + ")");
+  }
+  const fs::path state_path = o.values.at("--state");
+  nlohmann::json state = nlohmann::json::object();
+  if (const std::optional<std::string> text = read_file(state_path)) {
+    state = nlohmann::json::parse(*text, nullptr, false);
+    if (!state.is_object()) state = nlohmann::json::object();
+  }
+  if (o.flags.count("--reset")) {
+    state.erase(id);
+    out << "Dicas de " << id << " zeradas.\n";
+  } else {
+    const int shown = state.value(id, 0);
+    const int total = static_cast<int>(info->hints.size());
+    out << id << " — " << info->where() << "\n";
+    if (shown >= total) {
+      out << "Você já viu as " << total << " dicas deste exercício:\n";
+      for (int i = 0; i < total; ++i) out << "  " << i + 1 << ". " << info->hints[static_cast<std::size_t>(i)] << "\n";
+      out << "A resposta comentada está no capítulo, depois dos exercícios. Antes de ler, rode\n"
+             "./hz test " << id << " e leia a falha: ela mostra os dois lados.\n";
+    } else {
+      out << "Dica " << shown + 1 << " de " << total << ": " << info->hints[static_cast<std::size_t>(shown)] << "\n";
+      if (shown + 1 < total) out << "(./hz hint " << id << " de novo mostra a próxima)\n";
+      state[id] = shown + 1;
+    }
+  }
+  fs::create_directories(state_path.parent_path().empty() ? fs::path(".") : state_path.parent_path());
+  if (!write_file(state_path, state.dump(2) + "\n")) {
+    err << "hz-course: não consegui gravar " << state_path.generic_string() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+// Os exercícios do catálogo, um por linha: "id<TAB>etapa<TAB>onde ler".
+int cmd_list(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--stage"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  const Course course = load_course(root);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
+  }
+  for (const ExerciseInfo& e : course.catalog.exercises) {
+    if (o.values.count("--stage") && e.stage != o.values.at("--stage")) continue;
+    out << e.id << "\t" << e.stage << "\t" << e.where() << "\n";
+  }
+  return 0;
+}
+
+// O plano de exercises/<stage>, ou uma mensagem de erro em err (código 2).
+int plan_for(const fs::path& root, const Course& course, const std::string& stage,
+             StagePlan& plan, std::ostream& err) {
+  if (course.stages.find(stage) == nullptr) {
+    return usage_error(err, "etapa desconhecida: " + stage);
+  }
+  plan = plan_stage(root, stage, course.stages, course.catalog);
+  if (!plan.errors.empty()) {
+    for (const std::string& e : plan.errors) err << e << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+void print_moves(std::ostream& out, const char* title, const std::vector<RegionMove>& moves) {
+  if (moves.empty()) return;
+  out << title << "\n";
+  for (const RegionMove& m : moves) out << "  " << m.id << "  (" << m.file << ")\n";
+}
+
+// As respostas do aluno para a etapa seguinte (./hz carry).
+int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--reference", "--to"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--to")) return usage_error(err, "falta --to NN-nome");
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  // Os stubs vêm do curso de referência (a cópia dos alunos não tem solutions/,
+  // então a referência é o próprio exercises/ gerado, lido pelos marcadores).
+  const fs::path reference =
+      o.values.count("--reference") ? fs::path(o.values.at("--reference")) : root;
+  const Course course = load_course(reference);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
+  }
+  const std::string to = o.values.at("--to");
+  const std::vector<std::string> chain = course.stages.up_to(to);
+  if (chain.size() < 2) {
+    return usage_error(err, chain.empty() ? "etapa desconhecida: " + to
+                                          : to + " é a primeira etapa: não há de onde levar");
+  }
+  const std::string from = chain[chain.size() - 2];
+  StagePlan from_plan;
+  StagePlan to_plan;
+  if (int code = plan_for(reference, course, from, from_plan, err)) return code;
+  if (int code = plan_for(reference, course, to, to_plan, err)) return code;
+  const CarryReport report = carry_answers(root, from_plan, to_plan);
+  for (const std::string& e : report.errors) err << e << "\n";
+  print_moves(out, ("Levadas de exercises/" + from + " para exercises/" + to + ":").c_str(),
+              report.carried);
+  print_moves(out, "Já tinham o seu código (ficaram como estão):", report.already_written);
+  print_moves(out, ("Ainda são stub em exercises/" + from + " (nada a levar):").c_str(),
+              report.not_answered);
+  out << report.carried.size() << (report.carried.size() == 1 ? " região levada" : " regiões levadas")
+      << " para exercises/" << to << ".\n";
+  return report.errors.empty() ? 0 : 1;
+}
+
+// Na correção: as regiões das etapas anteriores recebem a resposta de referência.
+int cmd_fill(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--reference", "--stage"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--stage") || !o.values.count("--reference") || !o.values.count("--root")) {
+    return usage_error(err, "uso: fill --root CÓPIA --reference CURSO --stage NN-nome");
+  }
+  const fs::path reference = o.values.at("--reference");
+  if (!fs::is_directory(reference / "solutions")) {
+    return usage_error(err, "a referência " + reference.generic_string() + " não tem solutions/");
+  }
+  const Course course = load_course(reference);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
+  }
+  StagePlan plan;
+  if (int code = plan_for(reference, course, o.values.at("--stage"), plan, err)) return code;
+  const CarryReport report = fill_reference(o.values.at("--root"), plan);
+  for (const std::string& e : report.errors) err << e << "\n";
+  print_moves(out, "Regiões de etapas anteriores com a resposta de referência:", report.carried);
+  return report.errors.empty() ? 0 : 1;
+}
+
+int cmd_stages(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--tree"}, {"--check", "--update"});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  const bool update = o.flags.count("--update") > 0;
+  if (update && o.flags.count("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  const std::string tree = o.values.count("--tree") ? o.values.at("--tree") : "solutions";
+  if (tree != "solutions" && tree != "exercises") {
+    return usage_error(err, "--tree deve ser solutions ou exercises");
+  }
+  const StageList stages = read_stage_list(root);
+  if (!stages.error.empty()) {
+    err << stages.error << "\n";
+    return 2;
+  }
+  const ChainReport report = check_stage_chain(root, stages, update, tree);
+  for (const std::string& f : report.diffs_written) out << "  escrito: " << f << "\n";
+  if (report.problems.empty()) {
+    out << plural(report.pairs, "par de etapas conferido", "pares de etapas conferidos") << "\n";
+    return 0;
+  }
+  for (const std::string& p : report.problems) err << p << "\n";
+  return 1;
+}
+
+int cmd_outputs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--chapter"}, {"--check", "--update"});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  const bool update = o.flags.count("--update") > 0;
+  if (update && o.flags.count("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  const OutputReport report =
+      check_outputs(root, update, o.values.count("--chapter") ? o.values.at("--chapter") : "");
+  for (const std::string& f : report.files_updated) out << "  atualizado: " << f << "\n";
+  std::string summary = plural(report.checked, "saída conferida", "saídas conferidas");
+  if (update) summary += ", " + plural(report.updated, "atualizada", "atualizadas");
+  if (report.problems.empty()) {
+    out << summary << "\n";
+    return 0;
+  }
+  for (const std::string& p : report.problems) err << p << "\n";
+  err << summary << "; há saídas do livro que não batem com os executáveis"
+      << (update ? "\n" : ": rode ./hz outputs --update\n");
+  return 1;
 }
 
 // A nota de uma etapa na correção (./hz grade). Nenhum teste rodando é
@@ -317,6 +674,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "listings") return cmd_listings(args, out, err);
     if (command == "passes-on-stubs") return cmd_passes_on_stubs(args, out, err);
     if (command == "progress") return cmd_progress(args, out, err);
+    if (command == "report") return cmd_report(args, out, err);
+    if (command == "hint") return cmd_hint(args, out, err);
+    if (command == "list") return cmd_list(args, out, err);
+    if (command == "carry") return cmd_carry(args, out, err);
+    if (command == "fill") return cmd_fill(args, out, err);
+    if (command == "stages") return cmd_stages(args, out, err);
+    if (command == "outputs") return cmd_outputs(args, out, err);
     if (command == "grade") return cmd_grade(args, out, err);
   } catch (const fs::filesystem_error& e) {
     // Disco cheio, permissão negada: erro de ambiente, não de uso.

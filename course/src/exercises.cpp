@@ -1,21 +1,28 @@
 #include "hz/course/exercises.hpp"
 
 #include <algorithm>
-#include <map>
 #include <regex>
 #include <set>
 #include <system_error>
 
 #include "hz/course/lines.hpp"
-#include "hz/course/markers.hpp"
+#include "hz/course/regions.hpp"
 
 namespace fs = std::filesystem;
 
 namespace hz::course {
 namespace {
 
-std::string at(std::string_view path, int line, const std::string& message) {
-  return std::string(path) + ":" + std::to_string(line) + ": " + message;
+constexpr std::size_t kColumns = 100;  // o ColumnLimit do .clang-format
+constexpr std::string_view kInclude = "#include \"hz/not_implemented.hpp\"";
+
+// Colunas que o clang-format conta: um caractere UTF-8 é uma coluna.
+std::size_t columns(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) {
+    if ((c & 0xC0) != 0x80) ++n;
+  }
+  return n;
 }
 
 // Só o bit de execução viaja pelo git; comparar o resto (grupo, umask) daria
@@ -25,84 +32,169 @@ bool same_exec_bits(fs::perms a, fs::perms b) {
   return (a & exec) == (b & exec);
 }
 
-}  // namespace
+std::string cpp_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
 
-StubbedFile stub_out(std::string_view text, std::string_view shown_path, std::string_view stage) {
-  StubbedFile result;
-  const std::vector<std::string> lines = split_keep_eol(text);
+// "// TODO EXERCICIO id: instrução", quebrada em linhas de comentário que
+// cabem em kColumns.
+std::string todo_lines(const Region& r, std::string_view nl) {
+  const std::string first = r.indent + "// TODO EXERCICIO " + r.id + ": ";
+  const std::string next = r.indent + "// ";
+  std::string out;
+  std::string line = first;
+  bool line_has_word = false;
+  std::size_t i = 0;
+  const std::string& text = r.instruction;
+  while (i < text.size()) {
+    std::size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    const std::string word = text.substr(i, j - i);
+    i = j + 1;
+    if (word.empty()) continue;
+    const std::string candidate = line + (line_has_word ? " " : "") + word;
+    if (line_has_word && columns(candidate) > kColumns) {
+      out += line + std::string(nl);
+      line = next + word;
+    } else {
+      line = candidate;
+    }
+    line_has_word = true;
+  }
+  return out + line + std::string(nl);
+}
 
-  bool inside = false;
-  int region_line = 0;
-  std::string todo_line;
-  std::vector<std::string> stub_lines;
+// throw hz::NotImplemented("id", "onde ler"); quebrado como o clang-format quebraria.
+std::string throw_line(const Region& r, const ExerciseInfo* info, std::string_view prefix,
+                       std::string_view nl) {
+  const std::string head = r.indent + std::string(prefix) + "NotImplemented(";
+  const std::string id = cpp_string(r.id);
+  if (info == nullptr) return head + id + ");" + std::string(nl);
+  const std::string where = cpp_string(info->where());
+  const std::string one = head + id + ", " + where + ");";
+  if (columns(one) <= kColumns) return one + std::string(nl);
+  return head + id + "," + std::string(nl) + std::string(columns(head), ' ') + where + ");" +
+         std::string(nl);
+}
 
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int number = static_cast<int>(i) + 1;
-    const std::string& line = lines[i];
-    const std::string_view content = body(line);
-    const Marker m = classify_line(content);
-    const std::string indent(leading_ws(content));
-    const std::string end(eol(line));
-
-    switch (m.kind) {
-      case MarkerKind::unknown:
-        result.error = at(shown_path, number, m.problem);
-        return result;
-      case MarkerKind::exercise: {
-        if (inside) {
-          result.error = at(shown_path, number,
-                             "EXERCICIO dentro de outro exercício (aberto na linha " +
-                                 std::to_string(region_line) + "); feche com // FIM-EXERCICIO");
-          return result;
-        }
-        if (m.stage != stage) {
-          result.error = at(shown_path, number,
-                            "o exercício " + m.stage + "/" + m.id + " está na etapa " +
-                                std::string(stage) + " (o id deve começar com " +
-                                std::string(stage) + "/)");
-          return result;
-        }
-        inside = true;
-        region_line = number;
-        todo_line = indent + "// TODO EXERCICIO " + m.stage + "/" + m.id + ": " + m.text + end;
-        stub_lines.clear();
-        result.exercise_ids.push_back(m.stage + "/" + m.id);
-        result.exercise_lines.push_back(number);
-        break;
+// Acrescenta o #include do NotImplemented, se faltar: no último bloco de
+// #include "..." (depois do cabeçalho principal), em ordem alfabética; sem
+// bloco assim, num bloco novo depois do último #include.
+std::vector<std::string> with_include(std::vector<std::string> lines) {
+  int last_include = -1;
+  std::vector<std::pair<int, int>> quoted;  // blocos contíguos de #include "..."
+  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+    const std::string_view b = body(lines[i]);
+    if (b == kInclude) return lines;
+    if (b.rfind("#include ", 0) != 0) continue;
+    last_include = i;
+    if (b.rfind("#include \"", 0) == 0) {
+      if (!quoted.empty() && quoted.back().second == i - 1) {
+        quoted.back().second = i;
+      } else {
+        quoted.push_back({i, i});
       }
-      case MarkerKind::stub:
-        if (!inside) {
-          result.error = at(shown_path, number, "STUB fora de uma região de exercício");
-          return result;
-        }
-        stub_lines.push_back(indent + m.text + end);
-        break;
-      case MarkerKind::end_exercise:
-        if (!inside) {
-          result.error = at(shown_path, number, "FIM-EXERCICIO sem EXERCICIO antes");
-          return result;
-        }
-        if (stub_lines.empty()) {
-          result.error = at(shown_path, region_line,
-                            "região de exercício sem linhas // STUB: (o stub precisa compilar e "
-                            "lançar hz::NotImplemented)");
-          return result;
-        }
-        result.text += todo_line;
-        for (const std::string& s : stub_lines) result.text += s;
-        result.text += line;
-        inside = false;
-        break;
-      case MarkerKind::none:
-      case MarkerKind::listing:
-      case MarkerKind::end_listing:
-        if (!inside) result.text += line;
-        break;
     }
   }
-  if (inside) {
-    result.error = at(shown_path, region_line, "EXERCICIO sem // FIM-EXERCICIO");
+  const std::string nl =
+      lines.empty() || eol(lines.front()).empty() ? "\n" : std::string(eol(lines.front()));
+  const std::string include = std::string(kInclude) + nl;
+  if (last_include < 0) {
+    lines.insert(lines.begin(), {include, nl});
+    return lines;
   }
+  // Um bloco de uma linha só com o cabeçalho principal ("agent_loop.hpp", sem
+  // pasta) fica sozinho, como o clang-format o deixa; o include vai num bloco novo.
+  if (!quoted.empty()) {
+    const auto [begin, end] = quoted.back();
+    const bool main_header_alone =
+        begin == end && body(lines[begin]).find('/') == std::string_view::npos;
+    if (!main_header_alone) {
+      int at = begin;
+      while (at <= end && body(lines[at]) < kInclude) ++at;
+      lines.insert(lines.begin() + at, include);
+      return lines;
+    }
+  }
+  lines.insert(lines.begin() + last_include + 1, {nl, include});
+  return lines;
+}
+
+}  // namespace
+
+StubbedFile stub_out(std::string_view text, std::string_view shown_path, const StubContext& ctx) {
+  StubbedFile result;
+  const RegionScan scan = scan_regions(text, shown_path, Side::solution);
+  if (!scan.error.empty()) {
+    result.error = scan.error;
+    return result;
+  }
+  if (scan.regions.empty()) {
+    result.text = std::string(text);
+    return result;
+  }
+  std::vector<std::string> out;
+  std::size_t next = 0;
+  for (const Region& r : scan.regions) {
+    const std::string where = std::string(shown_path) + ":" + std::to_string(r.open + 1) + ": ";
+    if (std::find(ctx.allowed_stages.begin(), ctx.allowed_stages.end(), r.stage) ==
+        ctx.allowed_stages.end()) {
+      result.error = where + "o exercício " + r.id + " é de uma etapa que não vem antes de " +
+                     ctx.stage + " (o id começa com a etapa em que o exercício nasce)";
+      return result;
+    }
+    const ExerciseInfo* info = nullptr;
+    if (ctx.catalog != nullptr) {
+      info = ctx.catalog->find(r.id);
+      if (info == nullptr) {
+        result.error = where + "o exercício " + r.id + " não está em exercises/" + r.stage +
+                       "/hints.md (escreva lá a seção do livro e as dicas)";
+        return result;
+      }
+    }
+    const std::string nl(eol(scan.lines[r.open]).empty() ? "\n" : eol(scan.lines[r.open]));
+    for (; next < r.open; ++next) out.push_back(scan.lines[next]);
+    std::string stub = todo_lines(r, nl) + throw_line(r, info, "throw hz::", nl) +
+                       r.indent + "// FIM-EXERCICIO" + std::string(eol(scan.lines[r.close]));
+    if (ctx.mode == StubMode::stubs) {
+      out.push_back(stub);
+    } else {
+      out.push_back(scan.lines[r.open]);
+      out.push_back(throw_line(r, info, "if (::hz::exercise_stubbed(" + cpp_string(r.id) +
+                                            ")) throw ::hz::",
+                               nl));
+      for (std::size_t i = r.open + 1; i <= r.close; ++i) out.push_back(scan.lines[i]);
+    }
+    next = r.close + 1;
+    result.exercise_ids.push_back(r.id);
+    result.exercise_lines.push_back(static_cast<int>(r.open) + 1);
+    result.stubs[r.id] = std::move(stub);
+    result.answers[r.id] = region_body(scan, r);
+    result.filled[r.id] = todo_lines(r, nl) + region_body(scan, r) + r.indent + "// FIM-EXERCICIO" +
+                          std::string(eol(scan.lines[r.close]));
+  }
+  for (; next < scan.lines.size(); ++next) out.push_back(scan.lines[next]);
+  if (ctx.mode == StubMode::stubs) {
+    // O que o gerador escreve respeita o .clang-format como o resto.
+    for (const auto& [id, stub] : result.stubs) {
+      for (const std::string& line : split_keep_eol(stub)) {
+        if (columns(body(line)) > kColumns) {
+          result.error = std::string(shown_path) + ": o stub de " + id + " passa de " +
+                         std::to_string(kColumns) +
+                         " colunas: encurte a instrução do marcador ou o título da seção";
+          return result;
+        }
+      }
+    }
+  }
+  // Uma região ocupa uma entrada de `out`; o #include é procurado linha a linha
+  // antes das regiões, então juntar depois não muda nada.
+  for (const std::string& piece : with_include(std::move(out))) result.text += piece;
   return result;
 }
 
@@ -124,10 +216,21 @@ std::vector<std::string> list_stages(const fs::path& dir) {
   return stages;
 }
 
-StagePlan plan_stage(const fs::path& root, const std::string& stage) {
+std::vector<std::string> stages_with_solutions(const fs::path& root, const StageList& stages) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const StageInfo& s : stages.stages) {
+    if (fs::is_directory(root / "solutions" / s.name, ec)) out.push_back(s.name);
+  }
+  return out;
+}
+
+StagePlan plan_stage(const fs::path& root, const std::string& stage, const StageList& stages,
+                     const Catalog& catalog, StubMode mode) {
   StagePlan plan;
   plan.stage = stage;
   const fs::path source = root / "solutions" / stage;
+  StubContext ctx{stage, stages.up_to(stage), &catalog, mode};
 
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(source); it != fs::recursive_directory_iterator();
@@ -153,33 +256,100 @@ StagePlan plan_stage(const fs::path& root, const std::string& stage) {
     planned.rel = file.lexically_relative(source).generic_string();
     planned.perms = fs::status(file).permissions();
     if (is_marked_source(file)) {
-      StubbedFile stubbed = stub_out(*text, shown, stage);
+      StubbedFile stubbed = stub_out(*text, shown, ctx);
       if (!stubbed.error.empty()) {
         plan.errors.push_back(stubbed.error);
         continue;
       }
       for (std::size_t i = 0; i < stubbed.exercise_ids.size(); ++i) {
+        const std::string& id = stubbed.exercise_ids[i];
         const std::string where = shown + ":" + std::to_string(stubbed.exercise_lines[i]);
-        const auto [it, fresh] = seen_ids.emplace(stubbed.exercise_ids[i], where);
+        const auto [it, fresh] = seen_ids.emplace(id, where);
         if (!fresh) {
-          plan.errors.push_back(where + ": exercício " + stubbed.exercise_ids[i] +
-                                " repetido (já aparece em " + it->second + ")");
+          plan.errors.push_back(where + ": exercício " + id + " repetido (já aparece em " +
+                                it->second + ")");
         }
+        if (id.rfind(stage + "/", 0) == 0) ++plan.own_exercises;
       }
       plan.exercises += static_cast<int>(stubbed.exercise_ids.size());
       planned.content = std::move(stubbed.text);
+      planned.stubs = std::move(stubbed.stubs);
+      planned.answers = std::move(stubbed.answers);
+      planned.filled = std::move(stubbed.filled);
     } else {
       planned.content = *text;
     }
     plan.files.push_back(std::move(planned));
   }
+
+  // Cada exercício desta etapa no hints.md tem de existir no núcleo.
+  for (const ExerciseInfo* e : catalog.of_stage(stage)) {
+    if (seen_ids.count(e->id) == 0) {
+      plan.errors.push_back(e->source + ": o exercício " + e->id + " não tem região em solutions/" +
+                            stage + " (marque com // EXERCICIO " + e->id + ": ...)");
+    }
+  }
+  // Uma região de uma etapa anterior guarda a mesma resposta que lá: se o
+  // capítulo a reescreve, ela precisa de um id novo (o aluno não leva a
+  // resposta antiga para um contrato novo).
+  std::map<std::string, std::string> earlier_answers;  // id -> resposta na etapa de origem
+  for (const std::string& s : ctx.allowed_stages) {
+    if (s == stage) continue;
+    const fs::path dir = root / "solutions" / s;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+         ++it) {
+      if (!it->is_regular_file() || !is_marked_source(it->path())) continue;
+      const std::optional<std::string> text = read_file(it->path());
+      if (!text) continue;
+      const RegionScan scan = scan_regions(*text, display_path(root, it->path()), Side::solution);
+      for (const Region& r : scan.regions) {
+        if (r.stage == s) earlier_answers[r.id] = region_body(scan, r);
+      }
+    }
+  }
+  for (const PlannedFile& f : plan.files) {
+    for (const auto& [id, answer] : f.answers) {
+      const std::string owner = id.substr(0, id.find('/'));
+      if (owner == stage) continue;
+      const auto it = earlier_answers.find(id);
+      if (it == earlier_answers.end()) {
+        plan.errors.push_back("solutions/" + stage + "/" + f.rel + ": o exercício " + id +
+                              " não existe em solutions/" + owner);
+      } else if (it->second != answer) {
+        plan.errors.push_back("solutions/" + stage + "/" + f.rel + ": a resposta de " + id +
+                              " difere da de solutions/" + owner +
+                              " (uma região que o capítulo reescreve precisa de um id novo, " +
+                              stage + "/...)");
+      }
+    }
+  }
   return plan;
 }
+
+namespace {
+
+// O arquivo do exercício tem código do aluno? Sim se alguma região não é o
+// stub gerado, se falta alguma, ou se nem dá para ler as regiões.
+bool has_student_work(const std::string& current, const PlannedFile* planned,
+                      std::string_view shown) {
+  const RegionScan scan = scan_regions(current, shown, Side::exercise);
+  if (!scan.error.empty()) return true;
+  if (planned == nullptr) return !scan.regions.empty();
+  for (const Region& r : scan.regions) {
+    const auto it = planned->stubs.find(r.id);
+    if (it == planned->stubs.end() || it->second != region_text(scan, r)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan) {
   std::vector<Drift> drift;
   const fs::path target = root / "exercises" / plan.stage;
-  std::set<std::string> planned;
+  std::set<std::string> planned = {"hints.md"};
   for (const PlannedFile& f : plan.files) {
     planned.insert(f.rel);
     const fs::path path = target / f.rel;
@@ -192,7 +362,8 @@ std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan) {
     }
     const std::optional<std::string> current = read_file(path);
     if (!current || *current != f.content) {
-      drift.push_back({Drift::Kind::differs, shown});
+      const bool work = current && is_marked_source(path) && has_student_work(*current, &f, shown);
+      drift.push_back({Drift::Kind::differs, shown, work});
     } else if (!same_exec_bits(st.permissions(), f.perms)) {
       drift.push_back({Drift::Kind::mode, shown});
     }
@@ -207,17 +378,20 @@ std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan) {
       if (planned.count(rel) == 0) extra.push_back(display_path(root, it->path()));
     }
     std::sort(extra.begin(), extra.end());
-    for (std::string& e : extra) drift.push_back({Drift::Kind::extra, std::move(e)});
+    // Um arquivo a mais pode ser do aluno: só sai com --force.
+    for (std::string& e : extra) drift.push_back({Drift::Kind::extra, std::move(e), true});
   }
   return drift;
 }
 
-void apply_stage(const fs::path& root, const StagePlan& plan, const std::vector<Drift>& drift) {
+void apply_stage(const fs::path& root, const StagePlan& plan, const std::vector<Drift>& drift,
+                 bool force) {
   std::map<std::string, const PlannedFile*> by_path;
   for (const PlannedFile& f : plan.files) {
     by_path[display_path(root, root / "exercises" / plan.stage / f.rel)] = &f;
   }
   for (const Drift& d : drift) {
+    if (d.student_work && !force) continue;
     const fs::path path = root / d.path;
     if (d.kind == Drift::Kind::extra) {
       fs::remove_all(path);
@@ -246,6 +420,20 @@ void apply_stage(const fs::path& root, const StagePlan& plan, const std::vector<
   std::sort(dirs.rbegin(), dirs.rend());
   for (const fs::path& d : dirs) {
     if (fs::is_empty(d)) fs::remove(d);
+  }
+}
+
+void write_plan(const fs::path& out_dir, const StagePlan& plan) {
+  const fs::path target = out_dir / plan.stage;
+  fs::remove_all(target);
+  for (const PlannedFile& f : plan.files) {
+    const fs::path path = target / f.rel;
+    fs::create_directories(path.parent_path());
+    if (!write_file(path, f.content)) {
+      throw fs::filesystem_error("não consegui escrever", path,
+                                 std::make_error_code(std::errc::io_error));
+    }
+    fs::permissions(path, f.perms);
   }
 }
 

@@ -118,7 +118,16 @@ JunitReport parse_junit(std::string_view xml) {
     } else if (!status.empty() && status != "run") {
       st = TestStatus::failed;
     }
-    report.tests.push_back({std::move(name), st});
+    std::string output;
+    const std::size_t out_open = inner.find("<system-out>");
+    if (out_open != std::string_view::npos) {
+      const std::size_t from = out_open + std::string_view("<system-out>").size();
+      const std::size_t out_close = inner.find("</system-out>", from);
+      output = xml_unescape(inner.substr(from, out_close == std::string_view::npos
+                                                   ? std::string_view::npos
+                                                   : out_close - from));
+    }
+    report.tests.push_back({std::move(name), st, std::move(output)});
     pos = end;
   }
   return report;

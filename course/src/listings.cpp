@@ -87,6 +87,30 @@ Expected expected_listing(const fs::path& root, const std::string& spec) {
   }
   const std::vector<std::string> all = bodies(*text);
 
+  // Num .diff (livro/diffs/), a região é o caminho de um arquivo dentro da
+  // etapa: a listagem é o trecho do diff desse arquivo, do "---" ao fim.
+  if (hash != std::string::npos && file.size() > 5 && file.substr(file.size() - 5) == ".diff") {
+    const std::string suffix = "/" + region;
+    std::size_t start = all.size();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const std::string& l = all[i];
+      if (l.rfind("diff -ru ", 0) == 0 && l.size() >= suffix.size() &&
+          l.compare(l.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        start = i + 1;
+        break;
+      }
+    }
+    if (start == all.size()) {
+      result.error = "o arquivo " + region + " não aparece em " + file;
+      return result;
+    }
+    std::size_t stop = start;
+    while (stop < all.size() && all[stop].rfind("diff -ru ", 0) != 0) ++stop;
+    result.lines.assign(all.begin() + static_cast<std::ptrdiff_t>(start),
+                        all.begin() + static_cast<std::ptrdiff_t>(stop));
+    return result;
+  }
+
   std::size_t begin = 0;
   std::size_t end = all.size();
   if (hash != std::string::npos) {
@@ -119,7 +143,15 @@ Expected expected_listing(const fs::path& root, const std::string& spec) {
     }
   }
   std::vector<std::string> kept;
+  bool in_todo = false;  // numa região do lado dos exercícios, o FIM-EXERCICIO aparece
   for (std::size_t i = begin; i < end; ++i) {
+    const MarkerKind kind = classify_line(all[i]).kind;
+    if (kind == MarkerKind::todo) in_todo = true;
+    if (kind == MarkerKind::end_exercise && in_todo) {
+      in_todo = false;
+      kept.push_back(all[i]);
+      continue;
+    }
     if (!is_marker_line(all[i])) kept.push_back(all[i]);
   }
   result.lines = dedent(std::move(kept));

@@ -70,40 +70,46 @@ Marker classify_listing(std::string_view t) {
   return {};
 }
 
+// "<etapa>/<id>: <instrução>", o resto de um marcador de abertura.
+Marker parse_opening(std::string_view rest, MarkerKind kind, std::string_view written) {
+  const std::string format = "// " + std::string(written) + " <etapa>/<id>: <instrução>";
+  const std::size_t slash = rest.find('/');
+  const std::size_t colon = rest.find(": ");
+  if (slash == std::string_view::npos || colon == std::string_view::npos || slash > colon) {
+    return unknown("marcador " + std::string(written) + " malformado (formato: " + format + ")");
+  }
+  const std::string_view stage = rest.substr(0, slash);
+  const std::string_view id = rest.substr(slash + 1, colon - slash - 1);
+  const std::string_view instruction = trim(rest.substr(colon + 2));
+  if (!is_name(stage) || !is_name(id) || instruction.empty()) {
+    return unknown("marcador " + std::string(written) + " malformado (formato: " + format + ")");
+  }
+  Marker m;
+  m.kind = kind;
+  m.stage = std::string(stage);
+  m.id = std::string(id);
+  m.text = std::string(instruction);
+  return m;
+}
+
 Marker classify_exercise(std::string_view t) {
   constexpr std::string_view kExercise = "// EXERCICIO ";
-  constexpr std::string_view kStub = "// STUB: ";
+  constexpr std::string_view kTodo = "// TODO EXERCICIO ";
   constexpr std::string_view kEnd = "// FIM-EXERCICIO";
   if (t == kEnd) {
     Marker m;
     m.kind = MarkerKind::end_exercise;
     return m;
   }
-  if (starts_with(t, kStub) && !trim(t.substr(kStub.size())).empty()) {
-    Marker m;
-    m.kind = MarkerKind::stub;
-    m.text = std::string(t.substr(kStub.size()));
-    return m;
-  }
   if (starts_with(t, kExercise)) {
-    const std::string_view rest = t.substr(kExercise.size());
-    const std::size_t slash = rest.find('/');
-    const std::size_t colon = rest.find(": ");
-    if (slash == std::string_view::npos || colon == std::string_view::npos || slash > colon) {
-      return unknown("marcador EXERCICIO malformado (formato: // EXERCICIO <etapa>/<id>: <instrução>)");
-    }
-    const std::string_view stage = rest.substr(0, slash);
-    const std::string_view id = rest.substr(slash + 1, colon - slash - 1);
-    const std::string_view instruction = trim(rest.substr(colon + 2));
-    if (!is_name(stage) || !is_name(id) || instruction.empty()) {
-      return unknown("marcador EXERCICIO malformado (formato: // EXERCICIO <etapa>/<id>: <instrução>)");
-    }
-    Marker m;
-    m.kind = MarkerKind::exercise;
-    m.stage = std::string(stage);
-    m.id = std::string(id);
-    m.text = std::string(instruction);
-    return m;
+    return parse_opening(t.substr(kExercise.size()), MarkerKind::exercise, "EXERCICIO");
+  }
+  if (starts_with(t, kTodo)) {
+    return parse_opening(t.substr(kTodo.size()), MarkerKind::todo, "TODO EXERCICIO");
+  }
+  if (starts_with(t, "// STUB:")) {
+    // A grafia antiga: o stub agora é escrito pelo gerador.
+    return unknown("linha // STUB: não é mais usada: o hz-course escreve o stub (apague a linha)");
   }
   return {};
 }
@@ -120,7 +126,7 @@ Marker classify_line(std::string_view line_body) {
     if (m.kind != MarkerKind::none) return m;
     if (looks_like_marker(t.substr(2))) {
       return unknown("marcador com grafia desconhecida: '" + std::string(t) +
-                     "' (use // EXERCICIO <etapa>/<id>: ..., // STUB: ..., // FIM-EXERCICIO)");
+                     "' (use // EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
     }
     return {};
   }
@@ -130,7 +136,8 @@ Marker classify_line(std::string_view line_body) {
 
 bool is_marker_line(std::string_view line_body) {
   const MarkerKind k = classify_line(line_body).kind;
-  return k != MarkerKind::none && k != MarkerKind::unknown;
+  return k == MarkerKind::exercise || k == MarkerKind::end_exercise ||
+         k == MarkerKind::listing || k == MarkerKind::end_listing;
 }
 
 }  // namespace hz::course

@@ -4,6 +4,7 @@
 
 #include "hz/not_implemented.hpp"
 #include "hz/text.hpp"
+#include "think.hpp"
 
 namespace hz {
 
@@ -16,51 +17,11 @@ nlohmann::json usage_json(const Usage& usage) {
   return {{"prompt_tokens", usage.prompt_tokens}, {"completion_tokens", usage.completion_tokens}};
 }
 
-// Os passos do protocolo. [[maybe_unused]]: nos exercícios, o corpo do loop
-// é um stub e ainda não os chama.
-
-// Envia o histórico inteiro e os schemas: o modelo não guarda nada entre
-// chamadas, então cada pedido carrega a conversa toda.
-[[maybe_unused]] ChatReply send(const std::vector<Message>& history, const LoopConfig& config,
-                                ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
-  ChatRequest request{config.model, history, tools.schemas()};
-  trace.emit({{"event", "model_request"},
-              {"turn", turn},
-              {"messages", request.messages.size()},
-              {"tools", request.tools.size()}});
-  Result<ChatReply, ModelError> reply = model.complete(request);
-  if (!reply) throw ProviderFailure(reply.error());
-  trace.emit({{"event", "model_response"},
-              {"turn", turn},
-              {"tool_calls", reply->message.tool_calls.size()},
-              {"finish_reason", reply->finish_reason},
-              {"usage", usage_json(reply->usage)},
-              {"cost_usd", 0.0}});
-  return std::move(reply).value();
-}
-
 // O raciocínio <think>...</think> serviu para a resposta; no histórico ele só
 // gastaria contexto em todas as chamadas seguintes.
-[[maybe_unused]] Message without_think(Message message) {
+Message without_think(Message message) {
   message.content = strip_think(message.content);
   return message;
-}
-
-[[maybe_unused]] Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace,
-                                  int turn) {
-  trace.emit({{"event", "tool_start"},
-              {"turn", turn},
-              {"call_id", call.id},
-              {"name", call.name},
-              {"arguments", call.arguments}});
-  ToolResult result = tools.dispatch(call);
-  trace.emit({{"event", "tool_end"},
-              {"turn", turn},
-              {"call_id", call.id},
-              {"ok", result.ok},
-              {"output_bytes", result.output_bytes},
-              {"summary", brief(result.message.content, 2, 120)}});
-  return std::move(result.message);
 }
 
 TurnResult finish(TurnResult result, Trace& trace) {
@@ -74,21 +35,32 @@ TurnResult finish(TurnResult result, Trace& trace) {
 
 }  // namespace
 
+// listing: call-model
+ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
+                     ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
+  // TODO EXERCICIO 01-loop/call-model: peça com o histórico inteiro e as ferramentas, entre dois
+  // eventos
+  throw hz::NotImplemented("01-loop/call-model",
+                           "livro/01-loop.md, \"Exercício 5 — A chamada ao modelo\"");
+  // FIM-EXERCICIO
+}
+// end-listing: call-model
+
+// listing: run-tool
+Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+  // TODO EXERCICIO 01-loop/run-tool: despache a chamada entre tool_start e tool_end
+  throw hz::NotImplemented("01-loop/run-tool",
+                           "livro/01-loop.md, \"Exercício 6 — Uma ferramenta no trace\"");
+  // FIM-EXERCICIO
+}
+// end-listing: run-tool
+
 // listing: run-turn
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {
-  TurnResult result;
-  // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
-  for (int turn = 1; turn <= config.max_turns; ++turn) {
-    // TODO EXERCICIO 01-loop/loop-body: envie, guarde sem <think>, pare sem tool calls; senão rode-as
-    (void)history;
-    (void)model;
-    (void)tools;
-    throw hz::NotImplemented("01-loop/loop-body");
-    // FIM-EXERCICIO
-  }
-  result.outcome = Outcome::max_turns;
-  return finish(std::move(result), trace);
+  // TODO EXERCICIO 01-loop/loop: chame, guarde sem <think>, pare sem tool calls; senão rode-as
+  throw hz::NotImplemented("01-loop/loop", "livro/01-loop.md, \"Exercício 7 — O loop\"");
+  // FIM-EXERCICIO
 }
 // end-listing: run-turn
 

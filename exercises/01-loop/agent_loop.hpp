@@ -48,4 +48,19 @@ class ProviderFailure : public std::runtime_error {
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace);
 
+// Os passos do protocolo que run_turn encadeia, públicos para que cada um seja
+// lido (e testado) sozinho. `turn` é a chamada ao modelo em curso (1, 2, ...).
+
+// Envia o histórico inteiro e os schemas das ferramentas, entre os eventos
+// model_request {turn, messages, tools} e model_response {turn, tool_calls,
+// finish_reason, usage {prompt_tokens, completion_tokens}, cost_usd}.
+// Lança ProviderFailure se a chamada falhar (sem emitir model_response).
+ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
+                     ChatModel& model, const ToolBox& tools, Trace& trace, int turn);
+
+// Despacha uma tool call entre os eventos tool_start {turn, call_id, name,
+// arguments} e tool_end {turn, call_id, ok, output_bytes, summary} e devolve a
+// mensagem tool que responde a ela. summary: brief(texto, 2, 120).
+Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn);
+
 }  // namespace hz

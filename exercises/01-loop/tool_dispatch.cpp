@@ -1,7 +1,6 @@
 #include "tool_dispatch.hpp"
 
 #include <exception>
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -11,30 +10,8 @@
 namespace hz {
 namespace {
 
-// Argumentos vêm do modelo: texto qualquer. Nunca lançar por causa dele;
-// um texto vazio conta como objeto vazio (alguns provedores mandam "" quando
-// a ferramenta não tem parâmetros).
-[[maybe_unused]] nlohmann::json parse_arguments(const std::string& text) {
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return nlohmann::json::object();
-  }
-  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-}
-
-// O primeiro campo de "required" do schema que não veio nos argumentos.
-[[maybe_unused]] std::optional<std::string> missing_field(const ToolSchema& schema,
-                                                          const nlohmann::json& args) {
-  const auto required = schema.parameters.find("required");
-  if (required == schema.parameters.end() || !required->is_array()) return std::nullopt;
-  for (const auto& field : *required) {
-    if (field.is_string() && !args.contains(field.get<std::string>())) {
-      return field.get<std::string>();
-    }
-  }
-  return std::nullopt;
-}
-
-[[maybe_unused]] std::string tool_names(const std::vector<ToolSchema>& schemas) {
+// "echo, explode": para o modelo saber o que existe quando erra o nome.
+std::string tool_names(const std::vector<ToolSchema>& schemas) {
   std::string names;
   for (const auto& schema : schemas) {
     names += (names.empty() ? "" : ", ") + schema.name;
@@ -43,6 +20,24 @@ namespace {
 }
 
 }  // namespace
+
+// listing: tool-result
+ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size_t max_bytes) {
+  // TODO EXERCICIO 01-loop/tool-result: responda pelo id, com o texto cortado e o tamanho de antes
+  throw hz::NotImplemented("01-loop/tool-result",
+                           "livro/01-loop.md, \"Exercício 1 — A resposta de uma ferramenta\"");
+  // FIM-EXERCICIO
+}
+// end-listing: tool-result
+
+// listing: check-arguments
+Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall& call) {
+  // TODO EXERCICIO 01-loop/check-arguments: leia um objeto JSON (vazio vale {}); confira os campos
+  throw hz::NotImplemented("01-loop/check-arguments",
+                           "livro/01-loop.md, \"Exercício 2 — Os argumentos\"");
+  // FIM-EXERCICIO
+}
+// end-listing: check-arguments
 
 ToolBox::ToolBox(std::vector<Tool> tools, Approver approver, std::size_t max_output_bytes)
     : tools_(std::move(tools)),
@@ -65,9 +60,9 @@ const Tool* ToolBox::find(std::string_view name) const {
 
 // listing: dispatch
 ToolResult ToolBox::dispatch(const ToolCall& call) const {
-  // TODO EXERCICIO 01-loop/tool-dispatch: rode a chamada; todo erro vira texto na mensagem tool
-  (void)call;
-  throw hz::NotImplemented("01-loop/tool-dispatch");
+  // TODO EXERCICIO 01-loop/dispatch: ache a ferramenta, confira, peça permissão e rode; erro vira
+  // texto
+  throw hz::NotImplemented("01-loop/dispatch", "livro/01-loop.md, \"Exercício 3 — O despacho\"");
   // FIM-EXERCICIO
 }
 // end-listing: dispatch

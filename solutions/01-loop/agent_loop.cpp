@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "hz/not_implemented.hpp"
 #include "hz/text.hpp"
+#include "think.hpp"
 
 namespace hz {
 
@@ -16,13 +16,29 @@ nlohmann::json usage_json(const Usage& usage) {
   return {{"prompt_tokens", usage.prompt_tokens}, {"completion_tokens", usage.completion_tokens}};
 }
 
-// Os passos do protocolo. [[maybe_unused]]: nos exercícios, o corpo do loop
-// é um stub e ainda não os chama.
+// O raciocínio <think>...</think> serviu para a resposta; no histórico ele só
+// gastaria contexto em todas as chamadas seguintes.
+Message without_think(Message message) {
+  message.content = strip_think(message.content);
+  return message;
+}
 
-// Envia o histórico inteiro e os schemas: o modelo não guarda nada entre
-// chamadas, então cada pedido carrega a conversa toda.
-[[maybe_unused]] ChatReply send(const std::vector<Message>& history, const LoopConfig& config,
-                                ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
+TurnResult finish(TurnResult result, Trace& trace) {
+  trace.emit({{"event", "turn_end"},
+              {"outcome", to_string(result.outcome)},
+              {"turns", result.model_calls},
+              {"usage", usage_json(result.usage)},
+              {"cost_usd", result.cost_usd}});
+  return result;
+}
+
+}  // namespace
+
+// listing: call-model
+ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
+                     ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
+  // EXERCICIO 01-loop/call-model: peça com o histórico inteiro e as ferramentas, entre dois eventos
+  // O modelo não guarda nada entre chamadas: cada pedido carrega a conversa toda.
   ChatRequest request{config.model, history, tools.schemas()};
   trace.emit({{"event", "model_request"},
               {"turn", turn},
@@ -37,17 +53,13 @@ nlohmann::json usage_json(const Usage& usage) {
               {"usage", usage_json(reply->usage)},
               {"cost_usd", 0.0}});
   return std::move(reply).value();
+  // FIM-EXERCICIO
 }
+// end-listing: call-model
 
-// O raciocínio <think>...</think> serviu para a resposta; no histórico ele só
-// gastaria contexto em todas as chamadas seguintes.
-[[maybe_unused]] Message without_think(Message message) {
-  message.content = strip_think(message.content);
-  return message;
-}
-
-[[maybe_unused]] Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace,
-                                  int turn) {
+// listing: run-tool
+Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+  // EXERCICIO 01-loop/run-tool: despache a chamada entre tool_start e tool_end
   trace.emit({{"event", "tool_start"},
               {"turn", turn},
               {"call_id", call.id},
@@ -61,27 +73,18 @@ nlohmann::json usage_json(const Usage& usage) {
               {"output_bytes", result.output_bytes},
               {"summary", brief(result.message.content, 2, 120)}});
   return std::move(result.message);
+  // FIM-EXERCICIO
 }
-
-TurnResult finish(TurnResult result, Trace& trace) {
-  trace.emit({{"event", "turn_end"},
-              {"outcome", to_string(result.outcome)},
-              {"turns", result.model_calls},
-              {"usage", usage_json(result.usage)},
-              {"cost_usd", result.cost_usd}});
-  return result;
-}
-
-}  // namespace
+// end-listing: run-tool
 
 // listing: run-turn
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {
+  // EXERCICIO 01-loop/loop: chame, guarde sem <think>, pare sem tool calls; senão rode-as
   TurnResult result;
   // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
   for (int turn = 1; turn <= config.max_turns; ++turn) {
-    // EXERCICIO 01-loop/loop-body: envie, guarde sem <think>, pare sem tool calls; senão rode-as
-    ChatReply reply = send(history, config, model, tools, trace, turn);
+    ChatReply reply = call_model(history, config, model, tools, trace, turn);
     result.model_calls = turn;
     result.usage += reply.usage;
     history.push_back(without_think(reply.message));
@@ -96,14 +99,10 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
     for (const ToolCall& call : reply.message.tool_calls) {
       history.push_back(run_tool(call, tools, trace, turn));
     }
-    // STUB: (void)history;
-    // STUB: (void)model;
-    // STUB: (void)tools;
-    // STUB: throw hz::NotImplemented("01-loop/loop-body");
-    // FIM-EXERCICIO
   }
   result.outcome = Outcome::max_turns;
   return finish(std::move(result), trace);
+  // FIM-EXERCICIO
 }
 // end-listing: run-turn
 

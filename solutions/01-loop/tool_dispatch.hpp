@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/result.hpp"
 #include "hz/tools.hpp"
 #include "hz/wire.hpp"
 
@@ -33,6 +34,17 @@ struct ToolResult {
   bool ok = false;               // false: o texto é um erro para o modelo ler
   std::size_t output_bytes = 0;  // tamanho do texto antes do corte
 };
+
+// A resposta a uma chamada: uma mensagem tool com o id do pedido e o texto
+// da saída cortado no meio em max_bytes (truncate_middle). output_bytes é o
+// tamanho antes do corte.
+ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size_t max_bytes);
+
+// Os argumentos de call lidos como objeto JSON e conferidos contra o schema:
+// texto vazio (ou só espaços) vale {}; JSON inválido ou que não é objeto, e
+// campo de "required" ausente, são um Error com o texto para o modelo, sem o
+// prefixo "erro: ".
+Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall& call);
 
 class ToolBox {
  public:

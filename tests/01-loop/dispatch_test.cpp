@@ -17,6 +17,8 @@ using hz::test01::echo_tool;
 using hz::test01::fake_tool;
 using hz::test01::throwing_tool;
 
+TEST_SUITE_BEGIN("01-loop/dispatch");
+
 TEST_CASE("o despacho roda a ferramenta e responde com o id do pedido") {
   const hz::ToolBox box({echo_tool()});
   const auto result = box.dispatch(ToolCall{"c1", "echo", R"({"text":"olá"})"});
@@ -179,3 +181,5 @@ TEST_CASE("read_file fora do workspace é recusado com texto de erro") {
   const auto inside = box.dispatch(ToolCall{"c4", "read_file", R"({"path":"dentro.txt"})"});
   CHECK(inside.message == Message::tool("c4", "pode ler"));
 }
+
+TEST_SUITE_END();

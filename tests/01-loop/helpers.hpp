@@ -11,8 +11,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/testing/printing.hpp"
 #include "hz/tools.hpp"
 #include "hz/wire.hpp"
+#include "outcome.hpp"
+
+namespace hz {
+
+// Numa falha, o desfecho aparece pelo rótulo ("max_turns"), não como {?}.
+inline std::ostream& operator<<(std::ostream& out, Outcome outcome) {
+  return out << to_string(outcome);
+}
+
+}  // namespace hz
 
 namespace hz::test01 {
 

@@ -65,6 +65,8 @@ ToolCall echo(std::string id, std::string_view text) {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("01-loop/loop");
+
 TEST_CASE("o turno para quando a resposta não tem tool calls") {
   Rig rig(R"({"name": "parada", "steps": [
     {"content": "pronto", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}
@@ -344,3 +346,5 @@ TEST_CASE("o trace JSONL registra cada passo do turno na ordem") {
     CHECK(events[i] == expected[i]);
   }
 }
+
+TEST_SUITE_END();

@@ -7,12 +7,6 @@
 
 namespace hz {
 
-// Remove blocos <think>...</think> (modelos de raciocínio como o Qwen3) e os
-// espaços que sobram nas pontas. Um <think> sem fechamento remove até o fim;
-// um </think> antes de qualquer <think> (servidores que já comeram a
-// abertura) remove tudo até ele.
-std::string strip_think(std::string_view text);
-
 // Se text tem mais que max_bytes, guarda o começo e o fim e põe no meio um
 // marcador "[... N bytes omitidos ...]". Nunca corta um caractere UTF-8 ao
 // meio. O resultado tem no máximo max_bytes + o tamanho do marcador.

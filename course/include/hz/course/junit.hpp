@@ -14,6 +14,7 @@ enum class TestStatus { passed, failed, not_run };
 struct TestResult {
   std::string name;
   TestStatus status;
+  std::string output;  // o <system-out> do teste (o ctest guarda a saída de cada um)
 };
 
 struct JunitReport {

@@ -1,0 +1,43 @@
+# Chamado depois do build de um executável de testes (veja HzTests.cmake):
+# lista os TEST_CASEs com o TEST_SUITE de cada um (--list-test-cases em XML)
+# e escreve um add_test + rótulos por caso em CTEST_FILE.
+execute_process(
+  COMMAND "${TEST_EXECUTABLE}" --list-test-cases --reporters=xml
+  OUTPUT_VARIABLE xml
+  RESULT_VARIABLE result
+  WORKING_DIRECTORY "${TEST_WORKING_DIR}")
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "não consegui listar os testes de ${TEST_EXECUTABLE} (código ${result}):\n${xml}")
+endif()
+
+function(xml_unescape var text)
+  string(REPLACE "&quot;" "\"" text "${text}")
+  string(REPLACE "&apos;" "'" text "${text}")
+  string(REPLACE "&lt;" "<" text "${text}")
+  string(REPLACE "&gt;" ">" text "${text}")
+  string(REPLACE "&amp;" "&" text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+string(REPLACE "," ";" base_labels "${TEST_LABELS}")
+set(script "")
+string(REGEX MATCHALL "<TestCase [^>]*>" cases "${xml}")
+foreach(case IN LISTS cases)
+  if(NOT case MATCHES " name=\"([^\"]*)\"")
+    continue()
+  endif()
+  xml_unescape(name "${CMAKE_MATCH_1}")
+  set(labels ${base_labels})
+  if(case MATCHES " testsuite=\"([^\"]*)\"")
+    xml_unescape(suite "${CMAKE_MATCH_1}")
+    list(APPEND labels "${suite}")
+  endif()
+  # O filtro do doctest trata "," como separador e "*" "?" como curingas.
+  string(REPLACE "," "\\," filter "${name}")
+  set(test "${TEST_PREFIX}${name}")
+  string(APPEND script
+         "add_test([==[${test}]==] \"${TEST_EXECUTABLE}\" [==[--test-case=${filter}]==])\n"
+         "set_tests_properties([==[${test}]==] PROPERTIES WORKING_DIRECTORY \"${TEST_WORKING_DIR}\" "
+         "LABELS [==[${labels}]==])\n")
+endforeach()
+file(WRITE "${CTEST_FILE}" "${script}")

@@ -1,0 +1,38 @@
+// Como os tipos do protocolo aparecem numa falha de teste.
+//
+// Sem isto, uma comparação de mensagens que falha imprime "CHECK( {?} == {?} )"
+// e o aluno não vê o próprio texto ao lado do esperado. O doctest acha estes
+// operator<< pelo namespace dos tipos (hz). Os textos saem entre aspas, com
+// quebras de linha e controles escapados, para que um espaço a mais apareça.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hz/wire.hpp"
+
+namespace hz {
+
+std::ostream& operator<<(std::ostream& out, Role role);
+std::ostream& operator<<(std::ostream& out, const ToolCall& call);
+std::ostream& operator<<(std::ostream& out, const Message& message);
+std::ostream& operator<<(std::ostream& out, const Usage& usage);
+// Uma mensagem por linha, numerada: "[3] tool(c1) \"ok\"".
+std::ostream& operator<<(std::ostream& out, const std::vector<Message>& messages);
+std::ostream& operator<<(std::ostream& out, const std::vector<ToolCall>& calls);
+
+}  // namespace hz
+
+namespace hz::testing {
+
+// "texto" com \n, \t, \" e controles escapados.
+std::string quoted(std::string_view text);
+
+// Onde dois históricos começam a diferir, para um INFO/CHECK_MESSAGE:
+// "a mensagem [3] difere: ... em vez de ...", ou "iguais".
+std::string first_difference(const std::vector<Message>& actual,
+                             const std::vector<Message>& expected);
+
+}  // namespace hz::testing

@@ -1,0 +1,83 @@
+#include "hz/testing/printing.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace hz {
+
+std::ostream& operator<<(std::ostream& out, Role role) { return out << to_string(role); }
+
+std::ostream& operator<<(std::ostream& out, const ToolCall& call) {
+  return out << call.name << "(id=" << testing::quoted(call.id)
+             << ", arguments=" << testing::quoted(call.arguments) << ")";
+}
+
+std::ostream& operator<<(std::ostream& out, const Message& message) {
+  out << message.role;
+  if (message.role == Role::tool) out << "(" << testing::quoted(message.tool_call_id) << ")";
+  out << " " << testing::quoted(message.content);
+  if (!message.tool_calls.empty()) out << " + " << message.tool_calls;
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& out, const Usage& usage) {
+  return out << "Usage{prompt_tokens=" << usage.prompt_tokens
+             << ", completion_tokens=" << usage.completion_tokens
+             << ", reported=" << (usage.reported ? "true" : "false") << "}";
+}
+
+std::ostream& operator<<(std::ostream& out, const std::vector<Message>& messages) {
+  out << "{" << messages.size() << (messages.size() == 1 ? " mensagem" : " mensagens");
+  for (std::size_t i = 0; i < messages.size(); ++i) out << "\n  [" << i << "] " << messages[i];
+  return out << "\n}";
+}
+
+std::ostream& operator<<(std::ostream& out, const std::vector<ToolCall>& calls) {
+  out << "[";
+  for (std::size_t i = 0; i < calls.size(); ++i) out << (i == 0 ? "" : ", ") << calls[i];
+  return out << "]";
+}
+
+}  // namespace hz
+
+namespace hz::testing {
+
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\x%02x", c);
+          out += buffer;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string first_difference(const std::vector<Message>& actual,
+                             const std::vector<Message>& expected) {
+  std::ostringstream out;
+  const std::size_t common = std::min(actual.size(), expected.size());
+  for (std::size_t i = 0; i < common; ++i) {
+    if (actual[i] == expected[i]) continue;
+    out << "a mensagem [" << i << "] difere:\n  veio:     " << actual[i]
+        << "\n  esperada: " << expected[i];
+    return out.str();
+  }
+  if (actual.size() == expected.size()) return "iguais";
+  out << "as primeiras " << common << " mensagens são iguais, mas veio "
+      << actual.size() << " e eram esperadas " << expected.size();
+  return out.str();
+}
+
+}  // namespace hz::testing

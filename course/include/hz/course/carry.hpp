@@ -1,0 +1,44 @@
+#pragma once
+
+// As respostas do aluno de uma etapa para a seguinte, e as de referência na
+// correção.
+//
+// exercises/02-brakes traz como stubs também as regiões da etapa 01 (nenhuma
+// pasta entrega uma resposta antiga). `carry` leva o código que o aluno já
+// escreveu em exercises/01-loop para as regiões de mesmo id em
+// exercises/02-brakes que ainda são o stub gerado; uma região que o capítulo 2
+// reescreve tem id novo e não é levada. `fill` faz o contrário na correção:
+// põe nas regiões das etapas anteriores a resposta de referência, para que a
+// nota de uma etapa dependa só das regiões dela.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hz/course/exercises.hpp"
+
+namespace hz::course {
+
+struct RegionMove {
+  std::string id;
+  std::string file;  // relativo à raiz, com '/'
+};
+
+struct CarryReport {
+  std::vector<RegionMove> carried;          // levadas
+  std::vector<RegionMove> already_written;  // o destino já tinha código do aluno: ficou
+  std::vector<RegionMove> not_answered;     // a origem ainda é o stub: nada a levar
+  std::vector<std::string> errors;
+};
+
+// `to_plan` é o plano de exercises/<to> (para reconhecer os stubs intocados);
+// `from_plan`, o de exercises/<from>.
+CarryReport carry_answers(const std::filesystem::path& root, const StagePlan& from_plan,
+                          const StagePlan& to_plan);
+
+// Em root/exercises/<plan.stage>, troca cada região de uma etapa anterior pela
+// resposta de referência (plan.answers, calculado de solutions/). Devolve as
+// regiões trocadas.
+CarryReport fill_reference(const std::filesystem::path& root, const StagePlan& plan);
+
+}  // namespace hz::course

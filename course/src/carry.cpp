@@ -1,0 +1,126 @@
+#include "hz/course/carry.hpp"
+
+#include <map>
+
+#include "hz/course/lines.hpp"
+#include "hz/course/regions.hpp"
+
+namespace fs = std::filesystem;
+
+namespace hz::course {
+namespace {
+
+struct FoundRegion {
+  std::string text;  // da abertura ao fim, como está no arquivo
+  std::string file;
+  bool answered = false;  // difere do stub gerado
+};
+
+// As regiões de exercises/<plan.stage>, por id.
+std::map<std::string, FoundRegion> regions_of(const fs::path& root, const StagePlan& plan,
+                                              std::vector<std::string>& errors) {
+  std::map<std::string, FoundRegion> found;
+  for (const PlannedFile& f : plan.files) {
+    if (f.stubs.empty()) continue;
+    const fs::path path = root / "exercises" / plan.stage / f.rel;
+    const std::string shown = display_path(root, path);
+    const std::optional<std::string> text = read_file(path);
+    if (!text) continue;
+    const RegionScan scan = scan_regions(*text, shown, Side::exercise);
+    if (!scan.error.empty()) {
+      errors.push_back(scan.error);
+      continue;
+    }
+    for (const Region& r : scan.regions) {
+      const auto stub = f.stubs.find(r.id);
+      const std::string current = region_text(scan, r);
+      found[r.id] = {current, shown, stub == f.stubs.end() || stub->second != current};
+    }
+  }
+  return found;
+}
+
+// Reescreve as regiões de um arquivo: replacement(id, texto atual) devolve o
+// texto novo da região (ou o mesmo, para deixá-la).
+template <class Replace>
+bool rewrite_regions(const fs::path& path, const std::string& shown, Replace replacement,
+                     std::vector<std::string>& errors) {
+  const std::optional<std::string> text = read_file(path);
+  if (!text) return false;
+  const RegionScan scan = scan_regions(*text, shown, Side::exercise);
+  if (!scan.error.empty()) {
+    errors.push_back(scan.error);
+    return false;
+  }
+  std::string out;
+  std::size_t next = 0;
+  bool changed = false;
+  for (const Region& r : scan.regions) {
+    for (; next < r.open; ++next) out += scan.lines[next];
+    const std::string current = region_text(scan, r);
+    const std::string wanted = replacement(r, current);
+    changed = changed || wanted != current;
+    out += wanted;
+    next = r.close + 1;
+  }
+  for (; next < scan.lines.size(); ++next) out += scan.lines[next];
+  if (changed && !write_file(path, out)) {
+    errors.push_back(shown + ": não consegui escrever o arquivo");
+    return false;
+  }
+  return changed;
+}
+
+}  // namespace
+
+CarryReport carry_answers(const fs::path& root, const StagePlan& from_plan,
+                          const StagePlan& to_plan) {
+  CarryReport report;
+  const std::map<std::string, FoundRegion> from = regions_of(root, from_plan, report.errors);
+  for (const PlannedFile& f : to_plan.files) {
+    if (f.stubs.empty()) continue;
+    const fs::path path = root / "exercises" / to_plan.stage / f.rel;
+    const std::string shown = display_path(root, path);
+    rewrite_regions(
+        path, shown,
+        [&](const Region& r, const std::string& current) {
+          const auto source = from.find(r.id);
+          if (source == from.end()) return current;  // exercício novo desta etapa
+          const auto stub = f.stubs.find(r.id);
+          if (stub == f.stubs.end() || stub->second != current) {
+            report.already_written.push_back({r.id, shown});
+            return current;
+          }
+          if (!source->second.answered) {
+            report.not_answered.push_back({r.id, source->second.file});
+            return current;
+          }
+          report.carried.push_back({r.id, shown});
+          return source->second.text;
+        },
+        report.errors);
+  }
+  return report;
+}
+
+CarryReport fill_reference(const fs::path& root, const StagePlan& plan) {
+  CarryReport report;
+  for (const PlannedFile& f : plan.files) {
+    if (f.stubs.empty()) continue;
+    const fs::path path = root / "exercises" / plan.stage / f.rel;
+    const std::string shown = display_path(root, path);
+    rewrite_regions(
+        path, shown,
+        [&](const Region& r, const std::string& current) {
+          if (r.stage == plan.stage) return current;
+          const auto filled = f.filled.find(r.id);
+          if (filled == f.filled.end()) return current;
+          report.carried.push_back({r.id, shown});
+          return filled->second;
+        },
+        report.errors);
+  }
+  return report;
+}
+
+}  // namespace hz::course

@@ -1,0 +1,217 @@
+#include "hz/course/outputs.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <system_error>
+
+#include "hz/course/lines.hpp"
+#include "hz/course/listings.hpp"
+
+namespace fs = std::filesystem;
+
+namespace hz::course {
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// Roda o comando e devolve o stdout (o stderr vai junto só se o comando pedir).
+std::string capture(const fs::path& root, const std::string& command, const fs::path& out_dir) {
+  const std::string line = "cd " + shell_quote(root.string()) + " && NO_COLOR=1 HZ_OUT=" +
+                           shell_quote(out_dir.string()) + " timeout 120 /bin/sh -c " +
+                           shell_quote(command) + " </dev/null 2>/dev/null";
+  std::string out;
+  FILE* pipe = popen(line.c_str(), "r");
+  if (pipe == nullptr) return out;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  pclose(pipe);
+  return out;
+}
+
+fs::path fresh_dir() {
+  std::string pattern = (fs::temp_directory_path() / "hz-saida-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw fs::filesystem_error("mkdtemp", std::error_code());
+  return pattern;
+}
+
+struct Fence {
+  std::size_t ticks = 0;
+};
+
+std::size_t fence_ticks(std::string_view line) {
+  const std::string_view t = trim(line);
+  std::size_t n = 0;
+  while (n < t.size() && t[n] == '`') ++n;
+  return n >= 3 ? n : 0;
+}
+
+}  // namespace
+
+std::string normalize_output(std::string text, const std::string& out_dir) {
+  if (!out_dir.empty()) {
+    for (std::size_t at = text.find(out_dir); at != std::string::npos;
+         at = text.find(out_dir, at)) {
+      text.replace(at, out_dir.size(), "$HZ_OUT");
+    }
+  }
+  static const std::regex kPort(R"(127\.0\.0\.1:[0-9]+)");
+  static const std::regex kTemp(R"((/[^\s'"]*)?/hz-([a-z-]+)-[A-Za-z0-9]{6}\b)");
+  text = std::regex_replace(text, kPort, "127.0.0.1:...");
+  text = std::regex_replace(text, kTemp, "/tmp/hz-$2-...");
+  return text;
+}
+
+bool select_lines(const std::vector<std::string>& lines, const std::string& spec,
+                  std::vector<std::string>& selected, std::string& error) {
+  selected.clear();
+  const long n = static_cast<long>(lines.size());
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    std::size_t comma = spec.find(',', start);
+    if (comma == std::string::npos) comma = spec.size();
+    const std::string item(trim(std::string_view(spec).substr(start, comma - start)));
+    start = comma + 1;
+    if (item == "...") {
+      selected.emplace_back("...");
+      continue;
+    }
+    static const std::regex kRange(R"((-?[0-9]+)(?:-([0-9]+))?)");
+    std::smatch m;
+    if (!std::regex_match(item, m, kRange)) {
+      error = "lines=: item inválido '" + item + "' (use N, N-M, -K ou ...)";
+      return false;
+    }
+    long first = std::stol(m[1].str());
+    long last = m[2].matched ? std::stol(m[2].str()) : first;
+    if (first < 0) first = last = n + first + 1;
+    if (first < 1 || last > n || first > last) {
+      error = "lines=: '" + item + "' fora das " + std::to_string(n) + " linhas da saída";
+      return false;
+    }
+    for (long i = first; i <= last; ++i) selected.push_back(lines[static_cast<std::size_t>(i - 1)]);
+  }
+  return true;
+}
+
+OutputReport check_outputs(const fs::path& root, bool update, const std::string& only) {
+  OutputReport report;
+  std::vector<fs::path> chapters;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(root / "livro", ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".md" &&
+        (only.empty() || e.path().filename() == only)) {
+      chapters.push_back(e.path());
+    }
+  }
+  std::sort(chapters.begin(), chapters.end());
+  static const std::regex kMarker(R"(<!--\s*output(?:\s+lines=(\S+))?:\s*(.*?)\s*-->)");
+
+  for (const fs::path& chapter : chapters) {
+    const std::string shown = display_path(root, chapter);
+    const std::optional<std::string> text = read_file(chapter);
+    if (!text) continue;
+    const std::vector<std::string> lines = split_keep_eol(*text);
+    std::string rewritten;
+    bool changed = false;
+    std::size_t i = 0;
+    std::size_t open_ticks = 0;
+    while (i < lines.size()) {
+      const std::string content(body(lines[i]));
+      if (open_ticks > 0) {
+        if (fence_ticks(content) >= open_ticks && trim(content).size() == fence_ticks(content)) {
+          open_ticks = 0;
+        }
+        rewritten += lines[i++];
+        continue;
+      }
+      std::smatch m;
+      const std::string trimmed(trim(content));
+      if (trimmed.rfind("<!--", 0) != 0 || !std::regex_match(trimmed, m, kMarker)) {
+        if (const std::size_t t = fence_ticks(content)) open_ticks = t;
+        rewritten += lines[i++];
+        continue;
+      }
+      ++report.checked;
+      const std::string where = shown + ":" + std::to_string(i + 1);
+      const std::string spec = m[1].matched ? m[1].str() : "";
+      const std::string command = m[2].str();
+      rewritten += lines[i++];
+      const std::size_t ticks = i < lines.size() ? fence_ticks(body(lines[i])) : 0;
+      if (ticks == 0) {
+        report.problems.push_back(where + ": a saída precisa de um bloco cercado (```) logo abaixo");
+        continue;
+      }
+      const std::size_t open_line = i;
+      std::size_t close_line = i + 1;
+      while (close_line < lines.size() &&
+             !(fence_ticks(body(lines[close_line])) >= ticks &&
+               trim(body(lines[close_line])).size() == fence_ticks(body(lines[close_line])))) {
+        ++close_line;
+      }
+      if (close_line == lines.size()) {
+        report.problems.push_back(where + ": bloco da saída sem cerca de fechamento");
+        continue;
+      }
+      std::vector<std::string> actual;
+      for (std::size_t q = open_line + 1; q < close_line; ++q) actual.emplace_back(body(lines[q]));
+
+      const fs::path out_dir = fresh_dir();
+      const std::string captured = normalize_output(capture(root, command, out_dir), out_dir.string());
+      fs::remove_all(out_dir, ec);
+      std::vector<std::string> produced;
+      for (const std::string& l : split_keep_eol(captured)) produced.emplace_back(body(l));
+      std::vector<std::string> expected = produced;
+      if (!spec.empty()) {
+        std::string error;
+        if (!select_lines(produced, spec, expected, error)) {
+          report.problems.push_back(where + ": " + error);
+          for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
+          i = close_line + 1;
+          continue;
+        }
+      }
+      if (expected != actual) {
+        if (update) {
+          const std::string nl(eol(lines[open_line]).empty() ? "\n" : eol(lines[open_line]));
+          rewritten += lines[open_line];
+          for (const std::string& l : expected) rewritten += l + nl;
+          rewritten += lines[close_line];
+          i = close_line + 1;
+          changed = true;
+          ++report.updated;
+          continue;
+        }
+        report.problems.push_back(where + ": a saída de `" + command + "` mudou");
+        report.problems.push_back("--- saída de agora");
+        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (livro)");
+        for (std::string& d : unified_diff(expected, actual)) report.problems.push_back(std::move(d));
+      }
+      for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
+      i = close_line + 1;
+    }
+    if (update && changed) {
+      if (write_file(chapter, rewritten)) {
+        report.files_updated.push_back(shown);
+      } else {
+        report.problems.push_back(shown + ": não consegui reescrever o arquivo");
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace hz::course

@@ -1,0 +1,164 @@
+#include "hz/course/progress.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace hz::course {
+namespace {
+
+bool is_stub_failure(const TestResult& t) {
+  return t.output.find(" não implementado") != std::string::npos &&
+         t.output.find("exercício ") != std::string::npos &&
+         t.output.find("ERROR:") == std::string::npos;
+}
+
+std::string plural(int n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+TestLabels parse_ctest_json(std::string_view text) {
+  TestLabels out;
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_object() || !json.contains("tests") || !json["tests"].is_array()) {
+    out.error = "não é a saída de ctest --show-only=json-v1";
+    return out;
+  }
+  for (const nlohmann::json& test : json["tests"]) {
+    if (!test.is_object() || !test.contains("name")) continue;
+    std::vector<std::string>& labels = out.labels[test["name"].get<std::string>()];
+    for (const nlohmann::json& property : test.value("properties", nlohmann::json::array())) {
+      if (property.value("name", "") != "LABELS" || !property.contains("value")) continue;
+      for (const nlohmann::json& label : property["value"]) {
+        if (label.is_string()) labels.push_back(label.get<std::string>());
+      }
+    }
+  }
+  return out;
+}
+
+int StageProgress::done() const {
+  return static_cast<int>(std::count_if(exercises.begin(), exercises.end(), [](const auto& e) {
+    return e.state == ExerciseState::done;
+  }));
+}
+
+const ExerciseProgress* StageProgress::next() const {
+  for (const ExerciseProgress& e : exercises) {
+    if (e.state != ExerciseState::done) return &e;
+  }
+  return nullptr;
+}
+
+StageProgress stage_progress(std::string_view stage, const Catalog& catalog,
+                             const JunitReport& report, const TestLabels& labels) {
+  StageProgress progress;
+  progress.stage = std::string(stage);
+  for (const ExerciseInfo* info : catalog.of_stage(stage)) {
+    ExerciseProgress e;
+    e.info = info;
+    bool real_failure = false;
+    for (const TestResult& t : report.tests) {
+      const auto it = labels.labels.find(t.name);
+      if (it == labels.labels.end() ||
+          std::find(it->second.begin(), it->second.end(), info->id) == it->second.end()) {
+        continue;
+      }
+      ++e.total;
+      if (t.status == TestStatus::passed) {
+        ++e.passed;
+      } else if (!is_stub_failure(t)) {
+        real_failure = true;
+        e.failures.push_back(&t);
+      }
+    }
+    if (e.total == 0) {
+      e.state = ExerciseState::no_tests;
+    } else if (e.passed == e.total) {
+      e.state = ExerciseState::done;
+    } else {
+      e.state = real_failure ? ExerciseState::failing : ExerciseState::not_started;
+    }
+    progress.exercises.push_back(std::move(e));
+  }
+  for (const TestResult& t : report.tests) {
+    const auto it = labels.labels.find(t.name);
+    if (it != labels.labels.end() &&
+        std::find(it->second.begin(), it->second.end(), stage) == it->second.end()) {
+      continue;  // um teste de outra etapa no mesmo relatório
+    }
+    ++progress.total;
+    if (t.status == TestStatus::passed) ++progress.passed;
+  }
+  return progress;
+}
+
+std::string progress_line(const StageProgress& p) {
+  std::string line = p.stage + ": ";
+  if (!p.exercises.empty()) {
+    line += std::to_string(p.done()) + " de " +
+            plural(static_cast<int>(p.exercises.size()), "exercício feito", "exercícios feitos") +
+            " · ";
+  }
+  return line + std::to_string(p.passed) + "/" + std::to_string(p.total) + " testes passando";
+}
+
+std::string next_step_line(const StageProgress& p) {
+  const ExerciseProgress* next = p.next();
+  if (next == nullptr) {
+    if (p.total > 0 && p.passed < p.total) {
+      return "Próximo: os exercícios passam, mas há testes da etapa falhando (veja acima: " +
+             std::string("./hz test ") + p.stage + ")";
+    }
+    return "Etapa " + p.stage + " completa.";
+  }
+  if (next->state == ExerciseState::no_tests) {
+    return "Próximo: " + next->info->id +
+           " não tem testes neste relatório (o build da etapa passou?)";
+  }
+  return "Próximo: " + next->info->id + " — leia " + next->info->where() + "; teste com ./hz test " +
+         next->info->id + " (dica: ./hz hint " + next->info->id + ")";
+}
+
+std::string render_stage_report(const StageProgress& p, std::size_t max_failures) {
+  std::ostringstream out;
+  out << progress_line(p) << "\n";
+  std::size_t width = 0;
+  for (const ExerciseProgress& e : p.exercises) width = std::max(width, e.info->id.size());
+  const ExerciseProgress* first_failing = nullptr;
+  for (const ExerciseProgress& e : p.exercises) {
+    const char* mark = "✗";
+    std::string note;
+    switch (e.state) {
+      case ExerciseState::done: mark = "✓"; break;
+      case ExerciseState::not_started: mark = "·"; note = "  ainda é o stub"; break;
+      case ExerciseState::failing:
+        note = "  " + plural(static_cast<int>(e.failures.size()), "teste falha", "testes falham");
+        if (first_failing == nullptr) first_failing = &e;
+        break;
+      case ExerciseState::no_tests: note = "  nenhum teste rodou"; break;
+    }
+    out << "  " << mark << " " << e.info->id << std::string(width - e.info->id.size(), ' ')
+        << "  " << e.passed << "/" << e.total << note << "\n";
+  }
+  if (first_failing != nullptr) {
+    out << "\nFalhas de " << first_failing->info->id << ":\n";
+    std::size_t shown = 0;
+    for (const TestResult* t : first_failing->failures) {
+      if (shown++ == max_failures) {
+        out << "(e mais " << first_failing->failures.size() - max_failures
+            << ": ./hz test " << first_failing->info->id << " mostra todas)\n";
+        break;
+      }
+      out << "── " << t->name << "\n" << t->output;
+      if (!t->output.empty() && t->output.back() != '\n') out << "\n";
+    }
+  }
+  out << next_step_line(p) << "\n";
+  return out.str();
+}
+
+}  // namespace hz::course
