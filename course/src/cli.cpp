@@ -192,7 +192,10 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   }
 
   if (check) {
-    if (!any) {
+    // As seções que os stubs mandam ler existem no capítulo.
+    const std::vector<std::string> sections = check_sections(root, course.catalog);
+    for (const std::string& p : sections) err << p << "\n";
+    if (!any && sections.empty()) {
       for (const StagePlan& plan : plans) {
         out << "exercises/" << plan.stage << ": em dia ("
             << plural(plan.exercises, "exercício", "exercícios") << " em "
@@ -200,6 +203,7 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
       }
       return 0;
     }
+    if (!any) return 1;
     err << "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n";
     for (const std::vector<Drift>& drift : drifts) {
       for (const Drift& d : drift) {
