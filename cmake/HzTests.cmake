@@ -10,7 +10,7 @@
 set(HZ_DISCOVER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/HzDiscoverTests.cmake")
 
 function(hz_discover_tests target)
-  cmake_parse_arguments(arg "" "PREFIX" "LABELS" ${ARGN})
+  cmake_parse_arguments(arg "" "PREFIX;EXCLUDE_FILE;STAGE" "LABELS" ${ARGN})
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
   set(tests_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_tests.cmake")
   string(REPLACE ";" "," labels "${arg_LABELS}")
@@ -22,6 +22,8 @@ function(hz_discover_tests target)
             -D "TEST_WORKING_DIR=${CMAKE_CURRENT_BINARY_DIR}"
             -D "TEST_LABELS=${labels}"
             -D "TEST_PREFIX=${arg_PREFIX}"
+            -D "TEST_EXCLUDE_FILE=${arg_EXCLUDE_FILE}"
+            -D "TEST_STAGE=${arg_STAGE}"
             -D "CTEST_FILE=${tests_file}"
             -P "${HZ_DISCOVER_SCRIPT}"
     VERBATIM)
@@ -35,4 +37,53 @@ function(hz_discover_tests target)
        "  set_tests_properties([=[${target} não foi compilado]=] PROPERTIES LABELS \"${arg_LABELS}\")\n"
        "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+endfunction()
+
+# hz_stage_tests(ETAPA CORE arquivos... CLI arquivos...)
+#
+# O executável hz-tests-ETAPA com todos os testes da etapa, rotulados ETAPA.
+# Os testes do núcleo (CORE: os que não rodam o executável da etapa pelo nome)
+# ficam registrados para que cada etapa seguinte os compile de novo contra o
+# SEU núcleo: é a prova de que ela estende esta (hz_earlier_stage_tests).
+function(hz_stage_tests stage)
+  cmake_parse_arguments(arg "" "" "CORE;CLI" ${ARGN})
+  set(target hz-tests-${stage})
+  add_executable(${target} ${arg_CORE} ${arg_CLI})
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${target} PRIVATE ${HZ_STAGE_CORE} hz::testing hz::doctest_main)
+  hz_warnings(${target})
+  # Os testes de ponta a ponta rodam build/bin/hz-ETAPA.
+  add_dependencies(${target} hz-${stage})
+  hz_discover_tests(${target} LABELS ${stage})
+  set(core "")
+  foreach(file IN LISTS arg_CORE)
+    list(APPEND core ${CMAKE_CURRENT_SOURCE_DIR}/${file})
+  endforeach()
+  set_property(GLOBAL PROPERTY HZ_CORE_TESTS_${stage} "${core}")
+  set_property(GLOBAL PROPERTY HZ_TESTS_DIR_${stage} "${CMAKE_CURRENT_SOURCE_DIR}")
+endfunction()
+
+# hz_earlier_stage_tests(ETAPA ANTERIORES...)
+#
+# Para cada etapa anterior E: hz-tests-E-na-ETAPA, os testes do núcleo de E
+# compilados contra o núcleo de ETAPA, rotulados ETAPA (e com o TEST_SUITE de
+# cada caso, como sempre). Um teste que a etapa muda de propósito fica de fora
+# com o motivo em tests/E/not-on-later-stages.txt ("<teste> | <etapa> | <motivo>":
+# não vale a partir de <etapa>).
+function(hz_earlier_stage_tests stage)
+  foreach(earlier IN LISTS ARGN)
+    get_property(core GLOBAL PROPERTY HZ_CORE_TESTS_${earlier})
+    get_property(dir GLOBAL PROPERTY HZ_TESTS_DIR_${earlier})
+    if(NOT core)
+      continue()
+    endif()
+    set(target hz-tests-${earlier}-na-${stage})
+    add_executable(${target} ${core})
+    target_include_directories(${target} PRIVATE ${dir})
+    target_link_libraries(${target} PRIVATE ${HZ_STAGE_CORE} hz::testing hz::doctest_main)
+    hz_warnings(${target})
+    add_dependencies(hz-tests-${stage} ${target})
+    hz_discover_tests(${target} LABELS ${stage} earlier-stages PREFIX "[${earlier}] "
+                      EXCLUDE_FILE ${dir}/not-on-later-stages.txt STAGE ${stage})
+  endforeach()
 endfunction()

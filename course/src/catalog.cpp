@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -228,12 +229,13 @@ Catalog read_catalog(const fs::path& root, const StageList& stages) {
 
 std::vector<std::string> check_sections(const fs::path& root, const Catalog& catalog) {
   std::vector<std::string> problems;
-  std::map<std::string, std::set<std::string>> headings;  // capítulo -> títulos
+  std::map<std::string, std::optional<std::set<std::string>>> headings;  // nullopt: não existe
   for (const ExerciseInfo& e : catalog.exercises) {
     if (e.chapter.empty() || e.section.empty()) continue;
-    if (headings.count(e.chapter) == 0) {
-      std::set<std::string>& titles = headings[e.chapter];
+    auto [it, fresh] = headings.try_emplace(e.chapter);
+    if (fresh) {
       if (const std::optional<std::string> text = read_file(root / e.chapter)) {
+        std::set<std::string> titles;
         bool fenced = false;
         for (const std::string& raw : split_keep_eol(*text)) {
           const std::string_view line = body(raw);
@@ -243,12 +245,12 @@ std::vector<std::string> check_sections(const fs::path& root, const Catalog& cat
           if (level == std::string_view::npos || line[level] != ' ') continue;
           titles.insert(std::string(trim(line.substr(level))));
         }
-      } else {
-        problems.push_back(e.source + ": " + e.id + ": o capítulo " + e.chapter + " não existe");
-        continue;
+        it->second = std::move(titles);
       }
     }
-    if (headings[e.chapter].count(e.section) == 0) {
+    if (!it->second) {
+      problems.push_back(e.source + ": " + e.id + ": o capítulo " + e.chapter + " não existe");
+    } else if (it->second->count(e.section) == 0) {
       problems.push_back(e.source + ": " + e.id + ": a seção \"" + e.section +
                          "\" não é um título de " + e.chapter);
     }
