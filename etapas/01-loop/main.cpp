@@ -6,7 +6,11 @@
 //
 // stdout: só as respostas finais. stderr: o trace humano, as perguntas e os
 // erros. Código de saída: o do desfecho do último turno (success 0,
-// max_turns 3), 2 para erro de uso, 1 para erro do provedor ou de ambiente.
+// max_turns 3), 2 para erro de uso, 1 para erro do provedor ou de ambiente
+// (inclusive uma resposta que não pôde ser escrita no stdout ou um --trace
+// que ficou incompleto).
+//
+// Texto do modelo e do cenário só chega ao terminal escapado (hz::printable).
 #include <cstddef>
 #include <exception>
 #include <iostream>
