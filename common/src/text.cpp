@@ -113,6 +113,28 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+std::string PrintableStream::feed(std::string_view chunk) {
+  std::string joined;
+  if (pending_lead_) {
+    if (chunk.empty()) return {};
+    joined = "\xC2";
+    joined.append(chunk);
+    chunk = joined;
+    pending_lead_ = false;
+  }
+  if (!chunk.empty() && static_cast<unsigned char>(chunk.back()) == 0xC2) {
+    chunk.remove_suffix(1);
+    pending_lead_ = true;
+  }
+  return printable(chunk);
+}
+
+std::string PrintableStream::finish() {
+  if (!pending_lead_) return {};
+  pending_lead_ = false;
+  return printable("\xC2");
+}
+
 std::string brief(std::string_view text, std::size_t max_lines, std::size_t max_chars) {
   // O resto é sempre aparado, então cada linha tirada dele já é não vazia.
   std::string joined;

@@ -1,32 +1,33 @@
 #include "hz/tools.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <string_view>
-#include <system_error>
 
 #include "hz/text.hpp"
 
 namespace hz {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
 // Arquivos maiores que isso não cabem numa conversa; melhor recusar com
 // uma mensagem do que estourar a janela de contexto (ou a memória).
-constexpr std::uintmax_t kMaxReadBytes = 1024 * 1024;
+constexpr std::size_t kMaxReadBytes = 1024 * 1024;
 
 // Os argumentos já vêm conferidos pelo despacho da etapa, mas a ferramenta
 // não confia: um campo ausente ou de outro tipo vira falha legível.
@@ -51,53 +52,202 @@ json schema(std::initializer_list<std::pair<const char*, const char*>> fields) {
   return {{"type", "object"}, {"properties", properties}, {"required", required}};
 }
 
-bool read_whole(const fs::path& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return false;
-  *out = std::move(buffer).str();
-  return true;
+std::string error_text(int error) { return std::strerror(error); }
+
+// errno lido antes de montar o texto: uma alocação no meio poderia trocá-lo.
+ToolOutput cannot(const char* action, const std::string& path, int error) {
+  return ToolOutput::failure(std::string("não foi possível ") + action + " " + path + ": " +
+                             error_text(error));
 }
 
-ToolOutput write_bytes(const fs::path& target, const std::string& shown, const std::string& content,
-                       bool append) {
-  std::error_code ec;
-  if (fs::is_directory(target, ec)) return ToolOutput::failure(shown + " é uma pasta");
-  fs::create_directories(target.parent_path(), ec);
-  if (ec) {
-    return ToolOutput::failure("não foi possível criar as pastas de " + shown + ": " +
-                               ec.message());
+// ---- descritores -----------------------------------------------------------
+
+// Lê fd até o fim, mas no máximo limit + 1 bytes: quem chama sabe que passou
+// do limite sem ler um arquivo que cresceu depois do fstat. 0 ou o errno.
+int read_up_to(int fd, std::size_t limit, std::string* out) {
+  char buffer[65536];
+  while (out->size() <= limit) {
+    const std::size_t want = std::min(sizeof buffer, limit + 1 - out->size());
+    const ssize_t n = read(fd, buffer, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) break;
+    out->append(buffer, static_cast<std::size_t>(n));
   }
-  std::ofstream out(target, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
-  if (!out) {
-    return ToolOutput::failure("não foi possível abrir " + shown + ": " + std::strerror(errno));
-  }
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) return ToolOutput::failure("falha ao escrever " + shown);
-  const std::string bytes = std::to_string(content.size()) + " bytes";
-  return ToolOutput::success(append ? "texto acrescentado a " + shown + " (" + bytes + ")"
-                                    : "arquivo escrito: " + shown + " (" + bytes + ")");
+  return 0;
 }
 
-// Um caminho do modelo que existe dentro do workspace, com o seu tipo.
-struct Existing {
-  fs::path target;
-  fs::file_status status;
+int write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
+// ---- o alvo de uma ferramenta de arquivo -----------------------------------
+
+// Um link simbólico que não estava lá na checagem: alguém mexe na pasta ao
+// mesmo tempo. Recusar é o único jeito de não seguir para fora.
+ToolOutput path_changed(const std::string& path) {
+  return ToolOutput::failure("o caminho mudou durante a operação: " + path +
+                             " (apareceu um link simbólico no caminho); tente de novo");
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "é um FIFO";
+  if (S_ISCHR(mode)) return "é um dispositivo de caractere";
+  if (S_ISBLK(mode)) return "é um dispositivo de bloco";
+  if (S_ISSOCK(mode)) return "é um socket";
+  return "é um arquivo especial";
+}
+
+// Ler um FIFO esperaria um escritor para sempre; um dispositivo pode não ter fim.
+ToolOutput not_regular(const std::string& path, mode_t mode) {
+  return ToolOutput::failure(path + " não é um arquivo comum (" + kind_of(mode) +
+                             "); as ferramentas de arquivo só leem e escrevem arquivos comuns");
+}
+
+ToolOutput too_big(const std::string& path, std::uintmax_t size) {
+  return ToolOutput::failure("arquivo grande demais: " + path + " (" + std::to_string(size) +
+                             " bytes; o limite é " + std::to_string(kMaxReadBytes) + ")");
+}
+
+// O alvo de um caminho do modelo: a pasta dele, o tipo e, para arquivo comum
+// ou pasta, um descritor aberto para leitura. Outros tipos não são abertos
+// (abrir um dispositivo pode ter efeito); fd fica inválido e info diz o tipo.
+struct Target {
+  Placed placed;
+  bool exists = false;
+  struct stat info {};
+  FileDescriptor fd;
 };
 
-// Resolve path e exige que ele exista; a falha já vem pronta para o modelo,
-// ex.: "arquivo não encontrado: x.txt".
-Result<Existing, ToolOutput> existing(const Workspace& workspace, const std::string& path,
-                                      const std::string& not_found) {
-  auto target = workspace.resolve(path);
-  if (!target) return ToolOutput::failure(target.error().message);
-  std::error_code ec;
-  const fs::file_status status = fs::status(*target, ec);
-  if (!fs::exists(status)) return ToolOutput::failure(not_found + ": " + path);
-  return Existing{std::move(target).value(), status};
+struct TargetRules {
+  const char* not_found = "arquivo não encontrado";  // começo da falha "<...>: <path>"
+  bool create_dirs = false;                          // write_file: cria as pastas que faltam
+  bool may_be_missing = false;                       // write_file: o arquivo pode ser novo
+  bool open_for_reading = true;  // write_file: só o tipo e o modo importam, o conteúdo não é lido
+};
+
+ToolOutput place_failure(const std::string& path, const PlaceError& error,
+                         const TargetRules& rules) {
+  const int e = error.error_number;
+  if (e == 0) return ToolOutput::failure(error.message);
+  if (e == ELOOP || e == EXDEV) return path_changed(path);
+  if (rules.create_dirs) {
+    return cannot("criar as pastas de", path, e);
+  }
+  if (e == ENOENT || e == ENOTDIR) {
+    return ToolOutput::failure(std::string(rules.not_found) + ": " + path);
+  }
+  return cannot("abrir", path, e);
+}
+
+Result<Target, ToolOutput> open_target(const Workspace& workspace, const std::string& path,
+                                       const TargetRules& rules) {
+  auto placed = workspace.place(path, rules.create_dirs);
+  if (!placed) return place_failure(path, placed.error(), rules);
+  Target target;
+  target.placed = std::move(placed).value();
+  const int dir = target.placed.dir.get();
+  const char* name = target.placed.name.c_str();
+  const auto missing = [&]() -> Result<Target, ToolOutput> {
+    if (rules.may_be_missing) return std::move(target);
+    return ToolOutput::failure(std::string(rules.not_found) + ": " + path);
+  };
+  if (fstatat(dir, name, &target.info, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return missing();
+    return cannot("abrir", path, errno);
+  }
+  target.exists = true;
+  if (S_ISLNK(target.info.st_mode)) return path_changed(path);
+  const bool regular_or_dir = S_ISREG(target.info.st_mode) || S_ISDIR(target.info.st_mode);
+  if (!rules.open_for_reading || !regular_or_dir) return target;
+  // O_NONBLOCK: se no meio tempo o nome virou um FIFO, abrir não trava, e o
+  // fstat abaixo recusa. O_NOFOLLOW: se virou um link, falha com ELOOP.
+  const int fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ELOOP) return path_changed(path);
+    if (errno == ENOENT) return missing();
+    return cannot("abrir", path, errno);
+  }
+  target.fd = FileDescriptor(fd);
+  if (fstat(fd, &target.info) != 0) {
+    return cannot("abrir", path, errno);
+  }
+  if (!S_ISREG(target.info.st_mode) && !S_ISDIR(target.info.st_mode)) target.fd = FileDescriptor();
+  return target;
+}
+
+// O conteúdo de um arquivo comum já aberto, respeitando o limite.
+Result<std::string, ToolOutput> read_content(const Target& target, const std::string& path) {
+  if (static_cast<std::uintmax_t>(target.info.st_size) > kMaxReadBytes) {
+    return too_big(path, static_cast<std::uintmax_t>(target.info.st_size));
+  }
+  std::string content;
+  if (const int error = read_up_to(target.fd.get(), kMaxReadBytes, &content); error != 0) {
+    return cannot("ler", path, error);
+  }
+  if (content.size() > kMaxReadBytes) {  // cresceu depois do fstat
+    struct stat now {};
+    const bool known = fstat(target.fd.get(), &now) == 0;
+    return too_big(path, known ? static_cast<std::uintmax_t>(now.st_size) : content.size());
+  }
+  return content;
+}
+
+// ---- escrita: arquivo temporário + rename ----------------------------------
+
+// Um nome que não colide com o de outra escrita em andamento (de outra
+// thread ou de outro processo); O_EXCL garante.
+std::string temporary_name() {
+  static std::atomic<unsigned> counter{0};
+  return ".hz-tmp-" + std::to_string(getpid()) + "-" +
+         std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+}
+
+// Troca o conteúdo de dir/name por content sem nunca deixá-lo pela metade:
+// escreve um temporário na mesma pasta, fsync, e renameat por cima. Com
+// previous (o stat do arquivo atual), mantém modo e dono. 0 ou o errno.
+int replace_content(int dir, const std::string& name, std::string_view content,
+                    const struct stat* previous) {
+  std::string temp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    temp = temporary_name();
+    // Com arquivo anterior, nasce 0600 e ganha o modo dele logo abaixo: o
+    // conteúdo novo de um arquivo privado nunca fica visível para outros.
+    const mode_t mode = previous != nullptr ? 0600 : 0666;
+    fd = openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0 && errno != EEXIST) return errno;
+  }
+  if (fd < 0) return EEXIST;
+  FileDescriptor file(fd);
+  int error = 0;
+  if (previous != nullptr) {
+    if (previous->st_uid != geteuid() || previous->st_gid != getegid()) {
+      (void)!fchown(fd, previous->st_uid, previous->st_gid);  // só root consegue; tudo bem
+    }
+    if (fchmod(fd, previous->st_mode & 07777) != 0) error = errno;
+  }
+  if (error == 0) error = write_all(fd, content);
+  if (error == 0 && fsync(fd) != 0) error = errno;
+  if (error == 0 && close(file.release()) != 0) error = errno;
+  if (error == 0 && renameat(dir, temp.c_str(), dir, name.c_str()) != 0) error = errno;
+  if (error != 0) {
+    unlinkat(dir, temp.c_str(), 0);
+    return error;
+  }
+  fsync(dir);  // o rename em si também vai para o disco; se falhar, o conteúdo já está certo
+  return 0;
+}
+
+ToolOutput write_failure(const std::string& path, int error, const char* kept) {
+  return ToolOutput::failure("falha ao escrever " + path + ": " + error_text(error) + " (" + kept +
+                             ")");
 }
 
 // ---- read_file -------------------------------------------------------------
@@ -105,36 +255,75 @@ Result<Existing, ToolOutput> existing(const Workspace& workspace, const std::str
 ToolOutput read_file(const Workspace& workspace, const json& args) {
   const std::string* path = string_arg(args, "path");
   if (path == nullptr) return missing_arg("path");
-  auto found = existing(workspace, *path, "arquivo não encontrado");
-  if (!found) return found.error();
-  const auto& [target, status] = *found;
-  if (fs::is_directory(status)) {
+  auto target = open_target(workspace, *path, {});
+  if (!target) return target.error();
+  if (S_ISDIR(target->info.st_mode)) {
     return ToolOutput::failure(*path + " é uma pasta; use list_dir para ver o conteúdo");
   }
-  std::error_code ec;
-  const std::uintmax_t size = fs::file_size(target, ec);
-  if (!ec && size > kMaxReadBytes) {
-    return ToolOutput::failure("arquivo grande demais: " + *path + " (" + std::to_string(size) +
-                               " bytes; o limite é " + std::to_string(kMaxReadBytes) + ")");
-  }
-  std::string content;
-  if (!read_whole(target, &content)) {
-    return ToolOutput::failure("não foi possível ler " + *path + ": " + std::strerror(errno));
-  }
-  return ToolOutput::success(std::move(content));
+  if (!S_ISREG(target->info.st_mode)) return not_regular(*path, target->info.st_mode);
+  auto content = read_content(*target, *path);
+  if (!content) return content.error();
+  return ToolOutput::success(std::move(content).value());
 }
 
 // ---- write_file / append_file ----------------------------------------------
+
+ToolOutput written(const std::string& path, std::size_t bytes, bool append) {
+  const std::string count = std::to_string(bytes) + " bytes";
+  return ToolOutput::success(append ? "texto acrescentado a " + path + " (" + count + ")"
+                                    : "arquivo escrito: " + path + " (" + count + ")");
+}
+
+// Acrescentar é escrever no fim do próprio arquivo (não há original a
+// perder); se a escrita falha no meio, o arquivo volta ao tamanho de antes.
+ToolOutput append_to(const Target& target, const std::string& path, const std::string& content) {
+  const int fd =
+      openat(target.placed.dir.get(), target.placed.name.c_str(),
+             O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    if (errno == ELOOP) return path_changed(path);
+    return cannot("abrir", path, errno);
+  }
+  FileDescriptor file(fd);
+  struct stat info {};
+  if (fstat(fd, &info) != 0) {
+    return cannot("abrir", path, errno);
+  }
+  if (!S_ISREG(info.st_mode)) return not_regular(path, info.st_mode);
+  if (const int error = write_all(fd, content); error != 0) {
+    (void)!ftruncate(fd, info.st_size);
+    return write_failure(path, error, "nada foi acrescentado");
+  }
+  return written(path, content.size(), /*append=*/true);
+}
 
 ToolOutput write_file(const Workspace& workspace, const json& args, bool append) {
   const std::string* path = string_arg(args, "path");
   if (path == nullptr) return missing_arg("path");
   const std::string* content = string_arg(args, "content");
   if (content == nullptr) return missing_arg("content");
-  auto target = workspace.resolve(*path);
-  if (!target) return ToolOutput::failure(target.error().message);
-  if (*target == workspace.root()) return ToolOutput::failure(*path + " é uma pasta");
-  return write_bytes(*target, *path, *content, append);
+  TargetRules rules;
+  rules.create_dirs = true;
+  rules.may_be_missing = true;
+  rules.open_for_reading = false;
+  auto target = open_target(workspace, *path, rules);
+  if (!target) return target.error();
+  if (target->exists && S_ISDIR(target->info.st_mode)) {
+    return ToolOutput::failure(*path + " é uma pasta");
+  }
+  if (target->exists && !S_ISREG(target->info.st_mode)) {
+    return not_regular(*path, target->info.st_mode);
+  }
+  if (append) return append_to(*target, *path, *content);
+  const struct stat* previous = target->exists ? &target->info : nullptr;
+  if (const int error =
+          replace_content(target->placed.dir.get(), target->placed.name, *content, previous);
+      error != 0) {
+    return write_failure(
+        *path, error,
+        previous != nullptr ? "o conteúdo anterior foi mantido" : "o arquivo não foi criado");
+  }
+  return written(*path, content->size(), /*append=*/false);
 }
 
 // ---- edit_file -------------------------------------------------------------
@@ -158,14 +347,13 @@ ToolOutput edit_file(const Workspace& workspace, const json& args) {
   if (new_text == nullptr) return missing_arg("new_text");
   if (old_text->empty()) return ToolOutput::failure("old_text não pode ser vazio");
 
-  auto found = existing(workspace, *path, "arquivo não encontrado");
-  if (!found) return found.error();
-  const auto& [target, status] = *found;
-  if (fs::is_directory(status)) return ToolOutput::failure(*path + " é uma pasta");
-  std::string content;
-  if (!read_whole(target, &content)) {
-    return ToolOutput::failure("não foi possível ler " + *path + ": " + std::strerror(errno));
-  }
+  auto target = open_target(workspace, *path, {});
+  if (!target) return target.error();
+  if (S_ISDIR(target->info.st_mode)) return ToolOutput::failure(*path + " é uma pasta");
+  if (!S_ISREG(target->info.st_mode)) return not_regular(*path, target->info.st_mode);
+  auto read = read_content(*target, *path);
+  if (!read) return read.error();
+  std::string& content = *read;
   const std::size_t count = count_occurrences(content, *old_text);
   if (count == 0) return ToolOutput::failure("texto não encontrado em " + *path);
   if (count > 1) {
@@ -173,8 +361,11 @@ ToolOutput edit_file(const Workspace& workspace, const json& args) {
                                "; inclua mais contexto para que apareça uma vez só");
   }
   content.replace(content.find(*old_text), old_text->size(), *new_text);
-  ToolOutput written = write_bytes(target, *path, content, /*append=*/false);
-  if (!written.ok) return written;
+  if (const int error =
+          replace_content(target->placed.dir.get(), target->placed.name, content, &target->info);
+      error != 0) {
+    return write_failure(*path, error, "o conteúdo anterior foi mantido");
+  }
   return ToolOutput::success("arquivo editado: " + *path);
 }
 
@@ -183,20 +374,38 @@ ToolOutput edit_file(const Workspace& workspace, const json& args) {
 ToolOutput list_dir(const Workspace& workspace, const json& args) {
   const std::string* path = string_arg(args, "path");
   if (path == nullptr) return missing_arg("path");
-  auto found = existing(workspace, *path, "pasta não encontrada");
-  if (!found) return found.error();
-  const auto& [target, status] = *found;
-  if (!fs::is_directory(status)) return ToolOutput::failure(*path + " não é uma pasta");
+  TargetRules rules;
+  rules.not_found = "pasta não encontrada";
+  auto target = open_target(workspace, *path, rules);
+  if (!target) return target.error();
+  if (!S_ISDIR(target->info.st_mode)) return ToolOutput::failure(*path + " não é uma pasta");
 
+  DIR* dir = fdopendir(target->fd.get());
+  if (dir == nullptr) {
+    return cannot("listar", *path, errno);
+  }
+  target->fd.release();  // agora é do DIR*
   std::vector<std::string> entries;
-  std::error_code ec;
-  for (fs::directory_iterator it(target, ec), end; !ec && it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    std::error_code type_ec;
-    if (it->is_directory(type_ec)) name += '/';
+  int error = 0;
+  while (true) {
+    errno = 0;
+    const dirent* entry = readdir(dir);
+    if (entry == nullptr) {
+      error = errno;
+      break;
+    }
+    std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    // Segue links como um ls -F: um link para uma pasta aparece com "/". É
+    // só um stat; o conteúdo de lá de fora não é lido.
+    struct stat info {};
+    if (fstatat(dirfd(dir), entry->d_name, &info, 0) == 0 && S_ISDIR(info.st_mode)) name += '/';
     entries.push_back(std::move(name));
   }
-  if (ec) return ToolOutput::failure("não foi possível listar " + *path + ": " + ec.message());
+  closedir(dir);
+  if (error != 0) {
+    return cannot("listar", *path, error);
+  }
   if (entries.empty()) return ToolOutput::success("(pasta vazia)");
   std::sort(entries.begin(), entries.end());
   std::string out;
@@ -206,13 +415,42 @@ ToolOutput list_dir(const Workspace& workspace, const json& args) {
 
 // ---- run_shell -------------------------------------------------------------
 
-struct Pipe {
-  int read_end = -1;
-  int write_end = -1;
-  ~Pipe() {
-    if (read_end >= 0) close(read_end);
-    if (write_end >= 0) close(write_end);
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// De quanto em quanto tempo o dreno olha o processo e o pedido de cancelamento.
+constexpr milliseconds kPollSlice{50};
+// Depois que o shell sai, quanto a saída ainda é lida: o que já estava no
+// pipe chega; um filho em segundo plano que segura o pipe não prende a resposta.
+constexpr milliseconds kDrainAfterExit{100};
+// No tempo esgotado ou no cancelamento: do SIGTERM ao SIGKILL.
+constexpr milliseconds kKillGrace{300};
+
+// pipe com FD_CLOEXEC nas duas pontas. No Linux, pipe2 faz isso de uma vez
+// (sem a janela em que um fork de outra thread herdaria as pontas); no
+// macOS não há pipe2, e fcntl logo depois é o que existe.
+bool make_pipe(int fds[2]) {
+#ifdef __linux__
+  return pipe2(fds, O_CLOEXEC) == 0;
+#else
+  if (pipe(fds) != 0) return false;
+  for (int i = 0; i < 2; ++i) {
+    if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0) {
+      const int error = errno;
+      close(fds[0]);
+      close(fds[1]);
+      errno = error;
+      return false;
+    }
   }
+  return true;
+#endif
+}
+
+// O shell rodando, líder do próprio grupo, com stdout e stderr no pipe.
+struct ShellChild {
+  pid_t pid = -1;
+  FileDescriptor output;  // a ponta de leitura
 };
 
 // Depois do fork só chamadas async-signal-safe: o processo pode ter outras
@@ -241,120 +479,119 @@ struct Pipe {
   _exit(127);
 }
 
-using Clock = std::chrono::steady_clock;
-
-int remaining_ms(Clock::time_point deadline) {
-  const auto left =
-      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1000 * 1000));
+Result<ShellChild, std::string> spawn_shell(const std::string& command, const std::string& cwd) {
+  int fds[2];
+  if (!make_pipe(fds)) {
+    const int error = errno;
+    return "não foi possível criar o pipe: " + error_text(error);
+  }
+  ShellChild child;
+  child.output = FileDescriptor(fds[0]);
+  FileDescriptor write_end(fds[1]);
+  child.pid = fork();
+  if (child.pid < 0) {
+    const int error = errno;
+    return "não foi possível criar o processo: " + error_text(error);
+  }
+  if (child.pid == 0) exec_child(command.c_str(), cwd.c_str(), write_end.get());
+  setpgid(child.pid, child.pid);  // também no pai: evita a corrida com o kill do timeout
+  return child;
 }
 
-ToolOutput run_shell(const Workspace& workspace, const ShellOptions& options, const json& args) {
-  const std::string* command = string_arg(args, "command");
-  if (command == nullptr) return missing_arg("command");
-  if (command->find('\0') != std::string::npos) {
-    return ToolOutput::failure("comando inválido (contém byte nulo)");
-  }
+// waitid com WNOWAIT olha sem colher: enquanto o líder é zumbi, o id do
+// grupo continua nosso e o kill(-pid) não acerta um processo alheio.
+bool has_exited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid;
+}
 
-  Pipe output;
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    return ToolOutput::failure(std::string("não foi possível criar o pipe: ") +
-                               std::strerror(errno));
-  }
-  output.read_end = fds[0];
-  output.write_end = fds[1];
-  const std::string cwd = workspace.root().string();
+int wait_ms(Clock::time_point until, milliseconds slice) {
+  const auto left = std::chrono::duration_cast<milliseconds>(until - Clock::now());
+  return static_cast<int>(std::clamp(left, milliseconds(0), slice).count());
+}
 
-  const pid_t pid = fork();
-  if (pid < 0) {
-    return ToolOutput::failure(std::string("não foi possível criar o processo: ") +
-                               std::strerror(errno));
-  }
-  if (pid == 0) exec_child(command->c_str(), cwd.c_str(), output.write_end);
-  setpgid(pid, pid);  // também no pai: evita a corrida com o kill do timeout
-  close(output.write_end);
-  output.write_end = -1;
+enum class Ending { exited, timed_out, cancelled };
 
-  // waitid com WNOWAIT olha sem colher: enquanto o líder é zumbi, o id do
-  // grupo continua nosso e o kill(-pid) não acerta um processo alheio.
-  const auto has_exited = [pid] {
-    siginfo_t info{};
-    return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == pid;
-  };
-  // Começo e fim: erros de compilador e de teste costumam estar no fim da saída.
-  MiddleTruncator captured(options.max_output_bytes);
-  char buffer[8192];
-  // Lê o que houver; false no EOF ou erro. Lê tudo até o fim mesmo passando
-  // do limite: parar de ler travaria o comando com o pipe cheio.
-  const auto read_some = [&]() {
-    const ssize_t n = read(output.read_end, buffer, sizeof buffer);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
-    if (n <= 0) return false;
-    captured.append(std::string_view(buffer, static_cast<std::size_t>(n)));
-    return true;
-  };
-
+// Lê a saída do comando até ele sair (e mais kDrainAfterExit, ou até o EOF),
+// o prazo vencer ou o cancelamento chegar. Lê tudo, mesmo passando do limite:
+// parar de ler travaria o comando com o pipe cheio.
+Ending drain(const ShellChild& child, const ShellOptions& options, MiddleTruncator* captured) {
   const auto deadline = Clock::now() + options.timeout;
-  bool timed_out = false;
-  bool exited = false;
+  std::optional<Clock::time_point> stop_reading;  // definido quando o shell sai
+  bool eof = false;
+  char buffer[8192];
   while (true) {
-    // Fatias curtas: se o comando sai mas deixa um filho em segundo plano
-    // segurando o pipe, o EOF não chega; olhamos o processo de tempos em tempos.
-    pollfd poll_fd{output.read_end, POLLIN, 0};
-    const int ready = poll(&poll_fd, 1, std::min(remaining_ms(deadline), 50));
-    if (ready < 0 && errno != EINTR) break;
-    if (ready > 0) {
-      if (!read_some()) break;  // EOF: o comando fechou a saída
-      continue;                 // pode haver mais para ler antes de olhar o relógio
+    if (options.cancel != nullptr && options.cancel->load()) return Ending::cancelled;
+    if (!stop_reading && has_exited(child.pid)) stop_reading = Clock::now() + kDrainAfterExit;
+    if (stop_reading && (eof || Clock::now() >= *stop_reading)) return Ending::exited;
+    if (!stop_reading && Clock::now() >= deadline) return Ending::timed_out;
+    const int wait =
+        wait_ms(stop_reading ? *stop_reading : deadline, eof ? milliseconds(5) : kPollSlice);
+    if (eof) {  // o comando fechou a saída e continua: só falta ele sair
+      poll(nullptr, 0, wait);
+      continue;
     }
-    if (has_exited()) {
-      exited = true;
-      pollfd drain{output.read_end, POLLIN, 0};
-      while (poll(&drain, 1, 0) > 0 && read_some()) {
-      }
-      break;
-    }
-    if (Clock::now() >= deadline) {
-      timed_out = true;
-      break;
+    pollfd ready{child.output.get(), POLLIN, 0};
+    if (poll(&ready, 1, wait) <= 0) continue;  // nada ainda (ou EINTR): olha o processo de novo
+    const ssize_t n = read(child.output.get(), buffer, sizeof buffer);
+    if (n > 0) {
+      captured->append(std::string_view(buffer, static_cast<std::size_t>(n)));
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+      eof = true;
     }
   }
-  while (!timed_out && !exited) {
-    // EOF, mas o processo ainda não saiu (fechou a saída e continua): espera até o prazo.
-    if (has_exited()) {
-      exited = true;
-    } else if (Clock::now() >= deadline) {
-      timed_out = true;
-    } else {
-      poll(nullptr, 0, 5);
-    }
+}
+
+// Encerra o grupo do comando e colhe o shell; devolve o status do waitpid.
+// Se o shell ainda roda, SIGTERM primeiro (o comando pode limpar o que
+// fazia) e SIGKILL depois de kKillGrace. O SIGKILL final vai sempre: mata os
+// filhos que ficaram em segundo plano ou que ignoram o SIGTERM. O líder só é
+// colhido depois dele, para o id do grupo não ser reusado no meio.
+int stop_group_and_reap(pid_t pid, bool exited) {
+  if (!exited) {
+    kill(-pid, SIGTERM);
+    const auto give_up = Clock::now() + kKillGrace;
+    while (!has_exited(pid) && Clock::now() < give_up) poll(nullptr, 0, 5);
   }
-  // Mata o grupo inteiro: no timeout, o comando; depois de sair, os filhos que
-  // ficaram para trás (nada de processos órfãos deixados pelo modelo).
   kill(-pid, SIGKILL);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  return status;
+}
 
-  // O total vai numa linha à parte, antes da saída: se a etapa cortar de novo
-  // (o limite dela pode ser menor), o começo sobrevive e o modelo ainda sabe
-  // o tamanho real.
+// O total vai numa linha à parte, antes da saída: se a etapa cortar de novo
+// (o limite dela pode ser menor), o começo sobrevive e o modelo ainda sabe
+// o tamanho real.
+std::string output_body(const MiddleTruncator& captured) {
   std::string body;
   if (captured.truncated()) {
     body = "[saída de " + std::to_string(captured.total_bytes()) +
            " bytes: mostrando o começo e o fim]\n";
   }
-  body += captured.str();
-  if (timed_out) {
-    std::string text = "tempo esgotado após " + std::to_string(options.timeout.count()) +
-                       " ms; o comando foi encerrado";
-    if (!body.empty()) text += "\n" + body;
-    return ToolOutput::failure(std::move(text));
+  return body + captured.str();
+}
+
+ToolOutput with_body(bool ok, std::string head, const std::string& body) {
+  if (!body.empty()) head += "\n" + body;
+  return ok ? ToolOutput::success(std::move(head)) : ToolOutput::failure(std::move(head));
+}
+
+ToolOutput shell_result(Ending ending, int status, const MiddleTruncator& captured,
+                        const ShellOptions& options) {
+  const std::string body = output_body(captured);
+  if (ending == Ending::timed_out) {
+    return with_body(false,
+                     "tempo esgotado após " + std::to_string(options.timeout.count()) +
+                         " ms; o comando foi encerrado",
+                     body);
   }
-  std::string head;
+  if (ending == Ending::cancelled) {
+    return with_body(false, "comando cancelado pelo usuário; o comando foi encerrado", body);
+  }
   int code = 0;
+  std::string head;
   if (WIFEXITED(status)) {
     code = WEXITSTATUS(status);
     head = "código de saída: " + std::to_string(code);
@@ -363,9 +600,25 @@ ToolOutput run_shell(const Workspace& workspace, const ShellOptions& options, co
     head = "código de saída: " + std::to_string(code) + " (encerrado pelo sinal " +
            std::to_string(WTERMSIG(status)) + ")";
   }
-  std::string text = head;
-  if (!body.empty()) text += "\n" + body;
-  return code == 0 ? ToolOutput::success(std::move(text)) : ToolOutput::failure(std::move(text));
+  return with_body(code == 0, std::move(head), body);
+}
+
+ToolOutput run_shell(const Workspace& workspace, const ShellOptions& options, const json& args) {
+  const std::string* command = string_arg(args, "command");
+  if (command == nullptr) return missing_arg("command");
+  if (command->find('\0') != std::string::npos) {
+    return ToolOutput::failure("comando inválido (contém byte nulo)");
+  }
+  if (options.cancel != nullptr && options.cancel->load()) {
+    return ToolOutput::failure("comando cancelado pelo usuário; não chegou a ser executado");
+  }
+  auto child = spawn_shell(*command, workspace.root().string());
+  if (!child) return ToolOutput::failure(child.error());
+  // Começo e fim: erros de compilador e de teste costumam estar no fim da saída.
+  MiddleTruncator captured(options.max_output_bytes);
+  const Ending ending = drain(*child, options, &captured);
+  const int status = stop_group_and_reap(child->pid, ending == Ending::exited);
+  return shell_result(ending, status, captured, options);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "hz/trace.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -136,12 +138,21 @@ Trace::Trace(TraceOptions options) : options_(std::move(options)) {
   }
 }
 
+void Trace::note_failure(int error) {
+  failure_ = "aviso: não foi possível gravar o trace em " + options_.jsonl_path->string();
+  if (error != 0) failure_ += std::string(": ") + std::strerror(error);
+  failure_ += "; os eventos seguintes não serão gravados";
+  if (options_.warnings != nullptr) *options_.warnings << failure_ << '\n' << std::flush;
+}
+
 void Trace::emit(const json& event) {
-  if (jsonl_.is_open()) {
+  if (jsonl_.is_open() && !failed()) {
     // Uma linha por evento e flush a cada uma: depois de um crash, o arquivo
     // ainda conta a história até o último evento.
+    errno = 0;
     jsonl_ << event.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
     jsonl_.flush();
+    if (!jsonl_) note_failure(errno);
   }
   if (options_.human != nullptr) {
     *options_.human << paint(render_human(event), tint_of(event), options_.color) << '\n';

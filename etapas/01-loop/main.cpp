@@ -6,7 +6,11 @@
 //
 // stdout: só as respostas finais. stderr: o trace humano, as perguntas e os
 // erros. Código de saída: o do desfecho do último turno (success 0,
-// max_turns 3), 2 para erro de uso, 1 para erro do provedor ou de ambiente.
+// max_turns 3), 2 para erro de uso, 1 para erro do provedor ou de ambiente
+// (inclusive uma resposta que não pôde ser escrita no stdout ou um --trace
+// que ficou incompleto).
+//
+// Texto do modelo e do cenário só chega ao terminal escapado (hz::printable).
 #include <cstddef>
 #include <exception>
 #include <iostream>
@@ -19,6 +23,7 @@
 #include "hz/stage/flags.hpp"
 #include "hz/stage/session.hpp"
 #include "hz/terminal.hpp"
+#include "hz/text.hpp"
 #include "hz/tools.hpp"
 #include "hz/workspace.hpp"
 #include "outcome.hpp"
@@ -86,10 +91,13 @@ int run(int argc, char** argv) {
   const hz::LoopConfig config{session->model_name, flags.max_turns};
   std::vector<hz::Message> history = hz::start_conversation(system_prompt);
 
+  bool answer_lost = false;
   auto one_turn = [&](const std::string& text) {
     hz::add_user_message(history, text);
     hz::TurnResult result = hz::run_turn(history, config, *session->client, tools, **trace);
-    if (!result.final_text.empty()) std::cout << result.final_text << "\n" << std::flush;
+    if (!result.final_text.empty() && !hz::stage::write_answer(std::cout, result.final_text)) {
+      answer_lost = true;
+    }
     return hz::exit_code(result.outcome);
   };
 
@@ -105,18 +113,26 @@ int run(int argc, char** argv) {
   } catch (const hz::ProviderFailure& failure) {
     // Etapa 01: uma falha do provedor encerra o programa. A etapa 02 faz
     // retry e a transforma no desfecho provider_error.
-    std::cerr << "hz-01-loop: erro do provedor: " << failure.what() << "\n";
+    std::cerr << "hz-01-loop: erro do provedor: " << hz::printable(failure.what()) << "\n";
     code = 1;
   }
   for (const auto& failure : session->mock_failures()) {
     std::cerr << "hz-01-loop: o mock registrou: " << failure << "\n";
   }
+  // Uma resposta que não chegou ao stdout, ou um trace pedido que ficou
+  // incompleto, não pode terminar como sucesso.
+  if (answer_lost) {
+    std::cerr << "hz-01-loop: não foi possível escrever a resposta na saída padrão\n";
+    code = 1;
+  }
+  if ((*trace)->failed() && code == 0) code = 1;
   return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  hz::stage::guard_standard_fds();
   try {
     return run(argc, argv);
   } catch (const std::exception& error) {

@@ -337,3 +337,80 @@ TEST_CASE("--help mostra as flags e sai com 0") {
   }
   CHECK(contains(result.out, "padrão: 20"));
 }
+
+// ---- o que chega ao terminal e o que se perde na saída ------------------------
+
+namespace {
+
+// run_stage com o stdout redirecionado pelo shell (">/dev/full", ">&-").
+ProcessResult run_stage_with_stdout(const std::string& redirect, std::vector<std::string> args) {
+  const std::vector<std::string> shell{"/bin/sh", "-c", "exec \"$0\" \"$@\" " + redirect,
+                                       hz::testing::bin_path("hz-01-loop").string()};
+  args.insert(args.begin(), shell.begin(), shell.end());
+  return hz::testing::run_program(args, "", {"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "NO_COLOR=1"});
+}
+
+std::size_t occurrences(const std::string& text, const std::string& piece) {
+  std::size_t count = 0;
+  for (auto at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) ++count;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("resposta que não chega ao stdout termina com 1 e aviso em stderr") {
+  for (const std::string redirect : {">/dev/full", ">&-"}) {
+    CAPTURE(redirect);
+    ScriptedModel model(R"({"name": "resposta", "steps": [{"content": "pronto"}]})");
+    const TempDir dir;
+    const auto result = run_stage_with_stdout(
+        redirect, {"--base-url", model.base_url(), "--model", "m", "--workspace",
+                   dir.path().string(), "--prompt", "oi", "--trace", (dir / "t.jsonl").string()});
+    CAPTURE(result.err);
+    CHECK(result.exit_code == 1);
+    CHECK(occurrences(result.err,
+                      "hz-01-loop: não foi possível escrever a resposta na saída padrão\n") == 1);
+    CHECK(model.request_bodies().size() == 1);
+    // Com o stdout fechado, o trace abre com o número 1: a resposta não pode ir parar nele.
+    CHECK_FALSE(contains(dir.read("t.jsonl"), "pronto\n"));
+  }
+}
+
+TEST_CASE("--trace que não pode ser escrito avisa uma vez e termina com 1") {
+  ScriptedModel model(R"({"name": "resposta", "steps": [{"content": "pronto"}]})");
+  const TempDir dir;
+  const auto result = run_stage({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                                 dir.path().string(), "--prompt", "oi", "--trace", "/dev/full"});
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.out == "pronto\n");  // a resposta em si chegou
+  CHECK(contains(result.err,
+                 "aviso: não foi possível gravar o trace em /dev/full: No space left on device; "
+                 "os eventos seguintes não serão gravados\n"));
+  CHECK(occurrences(result.err, "não foi possível gravar o trace") == 1);
+}
+
+TEST_CASE("resposta, cenário e falhas do mock chegam ao terminal sem controles crus") {
+  // Limpar a tela, OSC 52 (área de transferência), OSC 0 (título) e CSI C1.
+  const TempDir dir;
+  const auto scenario = dir.write("tela.json", R"({
+    "name": "tela\u001b[2J",
+    "model": "m\u001b]0;titulo\u0007",
+    "steps": [{"content": "feito\u001b[2J\u001b]52;c;ZWNobw==\u0007\u009b31m"}]
+  })");
+  // Duas linhas no chat: a segunda passa do fim do roteiro, e o mock registra.
+  const auto result = run_stage(
+      {"--scenario", scenario.string(), "--workspace", dir.path().string()}, "um\ndois\n");
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.out == "feito\\x1b[2J\\x1b]52;c;ZWNobw==\\x07\\u009b31m\n");
+  for (const std::string& text : {result.out, result.err}) {
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\x07') == std::string::npos);
+    CHECK(text.find("\xc2\x9b") == std::string::npos);
+  }
+  CHECK(contains(result.err, "cenário tela\\x1b[2J"));
+  CHECK(contains(result.err,
+                 "hz-01-loop: o mock registrou: pedido 2: o roteiro \"tela\\x1b[2J\" "
+                 "acabou"));
+}

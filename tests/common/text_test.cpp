@@ -93,3 +93,43 @@ TEST_CASE("printable troca códigos de terminal por escapes visíveis") {
   CHECK(hz::printable("del\x7f e c1 \xc2\x9b fim") == "del\\x7f e c1 \\u009b fim");
   CHECK(hz::printable("ação €") == "ação €");
 }
+
+TEST_CASE("PrintableStream escapa igual a printable em qualquer corte entre pedaços") {
+  // Limpar a tela, OSC 52 (área de transferência), OSC 0 (título), CSI C1 em
+  // UTF-8, DEL, acentos e um 0xC2 que não é C1 (o "Â").
+  const std::string text =
+      "a\x1b[2Jb\x1b]52;c;ZWNobw==\x07"
+      "c\x1b]0;titulo\x07"
+      "d\xc2\x9b"
+      "31me\x7f ação Â\xc2\x85"
+      "fim";
+  const std::string whole = hz::printable(text);
+  CHECK(whole ==
+        "a\\x1b[2Jb\\x1b]52;c;ZWNobw==\\x07c\\x1b]0;titulo\\x07d\\u009b31me\\x7f ação "
+        "Â\\u0085fim");
+  for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+    for (std::size_t second = cut; second <= text.size(); ++second) {
+      CAPTURE(cut);
+      CAPTURE(second);
+      hz::PrintableStream stream;
+      std::string out = stream.feed(std::string_view(text).substr(0, cut));
+      out += stream.feed(std::string_view(text).substr(cut, second - cut));
+      out += stream.feed(std::string_view(text).substr(second));
+      out += stream.finish();
+      REQUIRE(out == whole);
+    }
+  }
+}
+
+TEST_CASE("PrintableStream segura só o 0xC2 do fim de um pedaço") {
+  hz::PrintableStream stream;
+  CHECK(stream.feed("antes \xc2") == "antes ");
+  CHECK(stream.feed("") == "");
+  CHECK(stream.feed("\x9b"
+                    "2J depois") == "\\u009b2J depois");
+  CHECK(stream.feed("\x1b") == "\\x1b");
+  CHECK(stream.feed("[2J") == "[2J");
+  CHECK(stream.feed("fim \xc2") == "fim ");
+  CHECK(stream.finish() == "\xc2");  // o texto acabou: o byte sai como printable o deixaria
+  CHECK(stream.finish() == "");
+}

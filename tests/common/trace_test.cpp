@@ -138,3 +138,34 @@ TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal"
                           {"arguments", "{\"path\":\"a\"}"}}) ==
         "  ⚙ ler\\x1b[31m {\"path\":\"a\"}");
 }
+
+TEST_CASE("Trace avisa uma vez quando o JSONL não pode ser escrito e fica marcado") {
+  std::ostringstream warnings;
+  hz::TraceOptions options;
+  options.jsonl_path = "/dev/full";
+  options.warnings = &warnings;
+  hz::Trace trace(options);
+  CHECK_FALSE(trace.failed());
+  trace.emit({{"event", "model_request"}, {"turn", 1}});
+  trace.emit({{"event", "turn_end"}, {"outcome", "success"}});
+  const std::string expected =
+      "aviso: não foi possível gravar o trace em /dev/full: No space left on device; os eventos "
+      "seguintes não serão gravados";
+  CHECK(trace.failed());
+  CHECK(trace.failure() == expected);
+  CHECK(warnings.str() == expected + "\n");
+}
+
+TEST_CASE("Trace que escreve tudo não acusa falha") {
+  hz::testing::TempDir dir;
+  hz::TraceOptions options;
+  options.jsonl_path = dir / "trace.jsonl";
+  std::ostringstream warnings;
+  options.warnings = &warnings;
+  hz::Trace trace(options);
+  trace.emit({{"event", "model_request"}, {"turn", 1}});
+  CHECK_FALSE(trace.failed());
+  CHECK(trace.failure().empty());
+  CHECK(warnings.str().empty());
+  CHECK(dir.read("trace.jsonl") == "{\"event\":\"model_request\",\"turn\":1}\n");
+}

@@ -38,6 +38,22 @@ class MiddleTruncator {
 // ferramenta ou de um modelo não mude cores, título ou conteúdo da tela.
 std::string printable(std::string_view text);
 
+// printable para texto que chega aos pedaços (a resposta do modelo em
+// streaming): feed(a) + feed(b) + finish() == printable(a + b), para
+// qualquer corte. Um C1 em UTF-8 (0xC2 seguido de 0x80..0x9F) partido entre
+// dois pedaços continua escapado: o 0xC2 do fim de um pedaço espera o
+// próximo. Um escape partido (ESC num pedaço, "[2J" no outro) não precisa de
+// espera: o ESC vira "\x1b" sozinho e o resto é texto comum.
+class PrintableStream {
+ public:
+  std::string feed(std::string_view chunk);
+  // O que ficou guardado (no máximo um byte), quando o texto acabou.
+  std::string finish();
+
+ private:
+  bool pending_lead_ = false;  // o pedaço anterior terminou num 0xC2
+};
+
 // Resumo de text para o trace humano: as primeiras max_lines linhas não
 // vazias, sem espaços nas pontas, unidas por " · ", com no máximo max_chars
 // caracteres. Se cortou no tamanho, termina em "…"; se só sobraram linhas,

@@ -1,9 +1,18 @@
 // As ferramentas básicas oferecidas ao modelo (DESIGN seção 4).
 //
-// As de arquivo passam todo caminho por Workspace::resolve. run_shell roda
-// com o workspace como diretório atual, tempo limite e saída cortada, mas não
-// é uma caixa de areia: o comando pode sair da pasta. A defesa ali é a
-// confirmação do usuário (needs_approval), não o confinamento.
+// As de arquivo passam todo caminho por Workspace::place e trabalham sobre
+// descritores abertos a partir da raiz, sem reabrir nomes: um link trocado
+// no meio da operação não as leva para fora. Elas só leem e escrevem
+// arquivos comuns (um FIFO, um dispositivo ou um socket é recusado, sem
+// travar) de até 1 MiB (read_file e edit_file). write_file e edit_file
+// escrevem um arquivo temporário ao lado, fazem fsync e o renomeiam por
+// cima: uma escrita que falha (disco cheio) deixa o original intacto. O
+// modo do arquivo é mantido; hard links para ele deixam de compartilhar o
+// conteúdo (o nome passa a apontar para um arquivo novo).
+//
+// run_shell roda com o workspace como diretório atual, tempo limite e saída
+// cortada, mas não é uma caixa de areia: o comando pode sair da pasta. A
+// defesa ali é a confirmação do usuário (needs_approval), não o confinamento.
 //
 // Uma Tool recebe argumentos já lidos como objeto JSON e já conferidos contra
 // os campos obrigatórios do schema (quem confere é o despacho da etapa). Ela
@@ -11,6 +20,7 @@
 // encontrado) são ToolOutput::failure, nunca exceção.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -38,12 +48,24 @@ struct Tool {
   std::function<ToolOutput(const nlohmann::json& args)> run;
 };
 
+// run_shell: o comando roda com /bin/sh -c num grupo de processos só dele.
+// Quando o shell sai, a saída é lida por mais um instante e o resultado é o
+// código de saída do próprio shell; filhos deixados em segundo plano são
+// mortos (SIGKILL ao grupo), não esperados. No tempo esgotado ou no
+// cancelamento, o grupo recebe SIGTERM e, se o shell não sair logo, SIGKILL.
+// Limite: um processo que sai do grupo (setsid, setpgid) escapa desse
+// encerramento e continua rodando.
 struct ShellOptions {
   std::chrono::milliseconds timeout{30000};
   // Saída maior que isso fica só com o começo e o fim (metade para cada), um
   // marcador "[... N bytes omitidos ...]" no meio (o de truncate_middle) e,
   // antes dela, a linha "[saída de T bytes: mostrando o começo e o fim]".
   std::size_t max_output_bytes = 64 * 1024;
+  // Se não for nulo, é consultado pelo menos a cada 50 ms enquanto o comando
+  // roda: true encerra o grupo e devolve uma falha "comando cancelado ...".
+  // Quem passa (a etapa 02, no Ctrl-C) mantém o atomic vivo enquanto as
+  // ferramentas existirem.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // read_file{path}, write_file{path, content}, edit_file{path, old_text, new_text},

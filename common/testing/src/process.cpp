@@ -35,9 +35,27 @@ struct Fd {
   }
 };
 
+// pipe com FD_CLOEXEC nas duas pontas. No Linux, pipe2 faz isso de uma vez;
+// o macOS não tem pipe2, e lá vai pipe + fcntl (POSIX).
+bool pipe_cloexec(int fds[2]) {
+#ifdef __linux__
+  return pipe2(fds, O_CLOEXEC) == 0;
+#else
+  if (pipe(fds) != 0) return false;
+  if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0 && fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0) {
+    return true;
+  }
+  const int error = errno;
+  close(fds[0]);
+  close(fds[1]);
+  errno = error;
+  return false;
+#endif
+}
+
 void make_pipe(Fd* read_end, Fd* write_end) {
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
+  if (!pipe_cloexec(fds)) {
     throw std::runtime_error(std::string("run_program: pipe falhou: ") + std::strerror(errno));
   }
   read_end->fd = fds[0];

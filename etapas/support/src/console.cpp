@@ -1,7 +1,11 @@
 #include "hz/stage/console.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <istream>
 #include <ostream>
 
@@ -14,8 +18,9 @@ bool ask_permission(std::istream& in, std::ostream& out, std::string_view tool_n
                     const nlohmann::json& args) {
   // O conteúdo de um write_file pode ter milhares de linhas; a pergunta mostra
   // o começo e o fim, o bastante para decidir.
-  out << "permitir " << tool_name << " " << truncate_middle(args.dump(), 400) << "? [s/N] "
-      << std::flush;
+  const std::string shown =
+      truncate_middle(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 400);
+  out << "permitir " << printable(tool_name) << " " << printable(shown) << "? [s/N] " << std::flush;
   std::string answer;
   if (!std::getline(in, answer)) {
     out << "\n";
@@ -46,7 +51,21 @@ int run_chat(std::istream& in, std::ostream& out,
 }
 
 std::string user_line(std::string_view text, bool color) {
-  return paint("você> ", Tint::bold, color) + std::string(text);
+  return paint("você> ", Tint::bold, color) + printable(text);
+}
+
+bool write_answer(std::ostream& out, std::string_view text) {
+  out << printable(text) << '\n' << std::flush;
+  return static_cast<bool>(out);
+}
+
+void guard_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // open devolve o menor número livre: este mesmo fd.
+    const int reserved = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+    if (reserved >= 0 && reserved != fd) close(reserved);
+  }
 }
 
 }  // namespace hz::stage

@@ -8,6 +8,7 @@
 #include "hz/mock/embedded.hpp"
 #include "hz/mock/scenario.hpp"
 #include "hz/terminal.hpp"
+#include "hz/text.hpp"
 
 namespace hz::stage {
 namespace {
@@ -51,7 +52,9 @@ SetupError missing_model(OpenAiClient& client, const std::string& base_url) {
 }  // namespace
 
 std::vector<std::string> Session::mock_failures() const {
-  return mock ? mock->failures() : std::vector<std::string>{};
+  std::vector<std::string> lines = mock ? mock->failures() : std::vector<std::string>{};
+  for (std::string& line : lines) line = printable(line);
+  return lines;
 }
 
 Result<Session, SetupError> open_session(const CommonFlags& flags,
@@ -106,6 +109,7 @@ Result<std::unique_ptr<Trace>, SetupError> open_trace(const std::string& jsonl_p
   TraceOptions options;
   options.human = &std::cerr;
   options.color = wants_color(2);
+  options.warnings = &std::cerr;
   if (!jsonl_path.empty()) options.jsonl_path = jsonl_path;
   try {
     return std::make_unique<Trace>(options);
@@ -126,7 +130,7 @@ std::string describe(const Session& session) {
     }
   }
   text += "workspace: " + session.workspace.string() + "\n";
-  return text;
+  return printable(text);  // nomes de cenário e de modelo vêm de arquivos JSON
 }
 
 }  // namespace hz::stage

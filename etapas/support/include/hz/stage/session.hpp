@@ -47,8 +47,8 @@ struct Session {
   std::unique_ptr<mock::MockServer> mock;  // só quando scripted
   std::unique_ptr<OpenAiClient> client;
 
-  // Falhas registradas pelo mock embutido (roteiro que não casou); vazio com
-  // endpoint real.
+  // Falhas registradas pelo mock embutido (roteiro que não casou), já com os
+  // caracteres de controle escapados para o terminal; vazio com endpoint real.
   std::vector<std::string> mock_failures() const;
 };
 
@@ -58,10 +58,13 @@ Result<Session, SetupError> open_session(const CommonFlags& flags,
                                          std::string_view default_scenario);
 
 // O trace da etapa: linha humana em stderr (cor só num TTY sem NO_COLOR) e,
-// se jsonl_path não for vazio, o JSONL. Erro 2 se o arquivo não abrir.
+// se jsonl_path não for vazio, o JSONL. Erro 2 se o arquivo não abrir. Uma
+// escrita do JSONL que falhe depois é avisada uma vez em stderr (veja
+// Trace::failed: a etapa sai com 1).
 Result<std::unique_ptr<Trace>, SetupError> open_trace(const std::string& jsonl_path);
 
-// Algumas linhas para stderr dizendo com quem se fala e onde se trabalha.
+// Algumas linhas para stderr dizendo com quem se fala e onde se trabalha
+// (escapadas: o nome do cenário e o do modelo vêm de arquivos).
 std::string describe(const Session& session);
 
 }  // namespace hz::stage

@@ -1,0 +1,55 @@
+// As saídas do encanamento das etapas (etapas/support) que levam texto do
+// modelo ou de um cenário ao terminal.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "hz/stage/console.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+// Um ESC cru (0x1b) ou um CSI C1 cru (U+009B em UTF-8) chegando ao terminal.
+bool has_raw_control(const std::string& text) {
+  return text.find('\x1b') != std::string::npos || text.find("\xc2\x9b") != std::string::npos ||
+         text.find('\x07') != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("write_answer escreve a resposta escapada com quebra de linha") {
+  std::ostringstream out;
+  CHECK(hz::stage::write_answer(out,
+                                "pronto\x1b[2J\x1b]52;c;ZWNobw==\x07\x1b]0;t\x07\xc2\x9b"
+                                "31m!"));
+  CHECK(out.str() == "pronto\\x1b[2J\\x1b]52;c;ZWNobw==\\x07\\x1b]0;t\\x07\\u009b31m!\n");
+  std::ostringstream plain;
+  CHECK(hz::stage::write_answer(plain, "linha 1\n\tlinha 2 ação"));
+  CHECK(plain.str() == "linha 1\n\tlinha 2 ação\n");
+}
+
+TEST_CASE("write_answer devolve false quando a escrita falha") {
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);  // como um stdout fechado ou /dev/full depois do flush
+  CHECK_FALSE(hz::stage::write_answer(out, "resposta"));
+}
+
+TEST_CASE("ask_permission mostra nome e argumentos do modelo sem controles crus") {
+  std::istringstream in("s\n");
+  std::ostringstream out;
+  const json args = {{"path", "a\x1b]52;c;ZWNobw==\x07.txt"},
+                     {"content",
+                      "x\xc2\x9b"
+                      "2J\x7f"}};
+  CHECK(hz::stage::ask_permission(in, out, "write_file\x1b[2J", args));
+  CHECK_FALSE(has_raw_control(out.str()));
+  CHECK(out.str() ==
+        "permitir write_file\\x1b[2J {\"content\":\"x\\u009b2J\\x7f\",\"path\":\"a\\u001b]52;c;"
+        "ZWNobw==\\u0007.txt\"}? [s/N] ");
+}
+
+TEST_CASE("user_line escapa o pedido, que pode vir de um cenário") {
+  CHECK(hz::stage::user_line("oi\x1b]0;titulo\x07", false) == "você> oi\\x1b]0;titulo\\x07");
+}
