@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.22)
 # Chamado depois do build de um executável de testes (veja HzTests.cmake):
 # lista os TEST_CASEs com o TEST_SUITE de cada um (--list-test-cases em XML)
 # e escreve um add_test + rótulos por caso em CTEST_FILE.
