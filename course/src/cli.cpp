@@ -11,6 +11,7 @@
 #include "hz/course/lines.hpp"
 #include "hz/course/listings.hpp"
 #include "hz/course/stub_verdict.hpp"
+#include "hz/course/trace_html.hpp"
 
 namespace fs = std::filesystem;
 
@@ -36,6 +37,8 @@ constexpr const char* kUsage =
     "      resume DIR/<etapa>.xml (relatórios JUnit do ctest) em \"etapa: P/T testes passando\"\n"
     "  grade --junit ARQUIVO --stage NN-nome\n"
     "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam\n"
+    "  trace-html ARQUIVO.jsonl [--out ARQUIVO.html|-] [--title TÍTULO]\n"
+    "      o trace de uma etapa (--trace) numa página HTML autocontida (padrão: ARQUIVO.html)\n"
     "  help\n"
     "      mostra esta ajuda\n";
 
@@ -318,6 +321,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "passes-on-stubs") return cmd_passes_on_stubs(args, out, err);
     if (command == "progress") return cmd_progress(args, out, err);
     if (command == "grade") return cmd_grade(args, out, err);
+    if (command == "trace-html") return trace_html_command(args, out, err);
   } catch (const fs::filesystem_error& e) {
     // Disco cheio, permissão negada: erro de ambiente, não de uso.
     err << "hz-course: erro de arquivo: " << e.what() << "\n";
