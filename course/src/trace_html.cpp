@@ -107,12 +107,23 @@ std::string escape(std::string_view s) {
   out.reserve(s.size() + s.size() / 8);
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -529,8 +540,9 @@ class Page {
       if (t.end) last_closed = &t;
     }
     if (last_closed != nullptr) {
-      card(tone_of_outcome(s.outcome), "#turno-" + std::to_string(last_closed->number) + "-desfecho",
-           "desfecho", "<span class=\"valor-desfecho\">" + html_text(s.outcome) + "</span>",
+      card(tone_of_outcome(s.outcome),
+           "#turno-" + std::to_string(last_closed->number) + "-desfecho", "desfecho",
+           "<span class=\"valor-desfecho\">" + html_text(s.outcome) + "</span>",
            model_.turns.size() > 1 ? "do último turno" : "");
     } else {
       card("erro", "", "desfecho", "<span class=\"valor-desfecho\">—</span>",
@@ -558,17 +570,19 @@ class Page {
   void plot_section() {
     out_ += "<section id=\"tokens\">\n<h2>Tokens enviados por chamada ao modelo</h2>\n";
     out_ += "<div class=\"painel\">\n";
-    out_ += "<p class=\"nota\">O modelo não guarda nada entre chamadas: cada pedido reenvia o "
-            "histórico inteiro, que cresce a cada resposta e a cada resultado de ferramenta. "
-            "Cada barra é o <code>prompt_tokens</code> de uma chamada; clique para ir até "
-            "ela.</p>\n";
+    out_ +=
+        "<p class=\"nota\">O modelo não guarda nada entre chamadas: cada pedido reenvia o "
+        "histórico inteiro, que cresce a cada resposta e a cada resultado de ferramenta. "
+        "Cada barra é o <code>prompt_tokens</code> de uma chamada; clique para ir até "
+        "ela.</p>\n";
     const std::vector<long long>& tokens = model_.summary.prompt_tokens;
     const bool any = std::any_of(tokens.begin(), tokens.end(), [](long long t) { return t >= 0; });
     if (tokens.empty()) {
       out_ += "<p class=\"nota\">Nenhuma chamada ao modelo no trace.</p>\n";
     } else if (!any) {
-      out_ += "<p class=\"nota\">As respostas do modelo não trazem <code>usage</code>: não há "
-              "contagem de tokens para desenhar.</p>\n";
+      out_ +=
+          "<p class=\"nota\">As respostas do modelo não trazem <code>usage</code>: não há "
+          "contagem de tokens para desenhar.</p>\n";
     } else {
       plot();
     }
@@ -623,8 +637,8 @@ class Page {
       out_ += "<text class=\"eixo\" x=\"" + num(left - 8) + "\" y=\"" + num(y_of(v) + 4) +
               "\" text-anchor=\"end\">" + std::to_string(v) + "</text>\n";
     }
-    out_ += "<text class=\"eixo\" x=\"" + num(left + plot_w / 2) + "\" y=\"" +
-            num(height - 4) + "\" text-anchor=\"middle\">chamada ao modelo</text>\n";
+    out_ += "<text class=\"eixo\" x=\"" + num(left + plot_w / 2) + "\" y=\"" + num(height - 4) +
+            "\" text-anchor=\"middle\">chamada ao modelo</text>\n";
 
     // Em qual turno está cada chamada, para separar os turnos no gráfico.
     std::vector<int> turn_of;
@@ -641,8 +655,9 @@ class Page {
         const std::string x = num(left + slot * static_cast<double>(i));
         out_ += "<line class=\"separador\" x1=\"" + x + "\" x2=\"" + x + "\" y1=\"" + num(top - 8) +
                 "\" y2=\"" + num(top + plot_h) + "\"></line>";
-        out_ += "<text class=\"turno-rotulo\" x=\"" + num(left + slot * static_cast<double>(i) + 4) +
-                "\" y=\"" + num(top - 10) + "\">turno " + std::to_string(turn_of[i]) + "</text>\n";
+        out_ += "<text class=\"turno-rotulo\" x=\"" +
+                num(left + slot * static_cast<double>(i) + 4) + "\" y=\"" + num(top - 10) +
+                "\">turno " + std::to_string(turn_of[i]) + "</text>\n";
       }
       if (i % label_every == 0) {
         out_ += "<text class=\"eixo\" x=\"" + num(cx) + "\" y=\"" + num(top + plot_h + 16) +
@@ -680,18 +695,27 @@ class Page {
     if (t.end) {
       outcome(*t.end, "turno-" + n + "-desfecho");
     } else {
-      out_ += "<li class=\"desfecho erro\"><div class=\"caixa\">Sem desfecho: o trace termina "
-              "antes do <code>turn_end</code> (o processo parou no meio do turno?).</div></li>\n";
+      out_ +=
+          "<li class=\"desfecho erro\"><div class=\"caixa\">Sem desfecho: o trace termina "
+          "antes do <code>turn_end</code> (o processo parou no meio do turno?).</div></li>\n";
     }
     out_ += "</ol>\n</section>\n";
   }
 
   void node(const Node& e, bool top_level) {
     switch (e.kind) {
-      case Node::Kind::call: call(e); break;
-      case Node::Kind::tool: tool(e, top_level); break;
-      case Node::Kind::other: other(e); break;
-      case Node::Kind::invalid: invalid(e); break;
+      case Node::Kind::call:
+        call(e);
+        break;
+      case Node::Kind::tool:
+        tool(e, top_level);
+        break;
+      case Node::Kind::other:
+        other(e);
+        break;
+      case Node::Kind::invalid:
+        invalid(e);
+        break;
     }
   }
 
@@ -711,9 +735,10 @@ class Page {
     out_ += join(meta) + "</span></div>\n";
 
     if (!e.second) {
-      out_ += "<div class=\"resposta\">← <span class=\"selo aberta\">sem resposta</span> "
-              "<span class=\"meta\">nenhum <code>model_response</code> depois deste pedido</span>"
-              "</div>\n";
+      out_ +=
+          "<div class=\"resposta\">← <span class=\"selo aberta\">sem resposta</span> "
+          "<span class=\"meta\">nenhum <code>model_response</code> depois deste pedido</span>"
+          "</div>\n";
     } else {
       const json& r = *e.second;
       const long long calls = integer(r, "tool_calls").value_or(0);
@@ -735,8 +760,8 @@ class Page {
       }
       const std::string finish = field(r, "finish_reason");
       if (!finish.empty()) {
-        out_ += " · <span class=\"meta\">finish_reason <code>" + html_text(finish) +
-                "</code></span>";
+        out_ +=
+            " · <span class=\"meta\">finish_reason <code>" + html_text(finish) + "</code></span>";
       }
       const double cost = real(r, "cost_usd");
       if (cost > 0) out_ += " · " + money(cost);
@@ -773,8 +798,8 @@ class Page {
       out_ += "<dt>" + html_text(arg.key()) + "</dt><dd>";
       const std::string value = arg->is_string() ? arg->get<std::string>() : dump(*arg);
       if (is_long(value)) {
-        out_ += "<details><summary>" + size_of(value) + "</summary>" + html_text(value) +
-                "</details>";
+        out_ +=
+            "<details><summary>" + size_of(value) + "</summary>" + html_text(value) + "</details>";
       } else {
         out_ += html_text(value);
       }
@@ -800,16 +825,16 @@ class Page {
               html_text(text) + "</pre>\n";
       return;
     }
-    out_ += "<details><summary>" + label + " (" + size_of(text) + ")</summary><pre class=\"" +
-            cls + "\">" + html_text(text) + "</pre></details>\n";
+    out_ += "<details><summary>" + label + " (" + size_of(text) + ")</summary><pre class=\"" + cls +
+            "\">" + html_text(text) + "</pre></details>\n";
   }
 
   void tool(const Node& e, bool top_level) {
     const std::string n = std::to_string(e.number);
     std::string state = "aberta";
     if (e.second) state = ok_of(*e.second) ? "ok" : "falhou";
-    out_ += std::string(top_level ? "<li class=\"avulsa\">" : "<li>") +
-            "<div class=\"ferramenta " + state + "\" id=\"ferramenta-" + n + "\">\n";
+    out_ += std::string(top_level ? "<li class=\"avulsa\">" : "<li>") + "<div class=\"ferramenta " +
+            state + "\" id=\"ferramenta-" + n + "\">\n";
     out_ += "<div class=\"cabecalho\"><span>⚙ <code class=\"nome\">" +
             html_text(field(e.first, "name")) + "</code></span>";
     if (state == "ok") {
@@ -914,8 +939,7 @@ TraceHtml render_trace_html(std::string_view jsonl, std::string_view title) {
   return {Page(model, title).render(), model.summary};
 }
 
-int trace_html_command(const std::vector<std::string>& args, std::ostream& out,
-                       std::ostream& err) {
+int trace_html_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   namespace fs = std::filesystem;
   const auto usage_error = [&err](const std::string& message) {
     err << "hz-course: " << message << "\n"
@@ -965,8 +989,8 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out,
   if (!to_stdout) report << "escrito: " << output.generic_string() << "\n";
   report << "  " << plural(s.events, "evento", "eventos") << ", "
          << plural(s.model_calls, "chamada ao modelo", "chamadas ao modelo") << ", "
-         << plural(s.tool_calls, "ferramenta", "ferramentas") << "; desfecho: "
-         << (s.outcome.empty() ? "nenhum (falta o turn_end)" : s.outcome) << "\n";
+         << plural(s.tool_calls, "ferramenta", "ferramentas")
+         << "; desfecho: " << (s.outcome.empty() ? "nenhum (falta o turn_end)" : s.outcome) << "\n";
   if (s.invalid_lines > 0) {
     err << "aviso: "
         << plural(s.invalid_lines, "linha do trace não é um evento JSON; a página a mostra",

@@ -9,8 +9,8 @@ namespace hz::course::test {
 namespace {
 
 bool is_void(const std::string& name) {
-  static const std::set<std::string> kVoid = {"area", "base",  "br",   "col",   "embed",
-                                              "hr",   "img",   "input", "link", "meta",
+  static const std::set<std::string> kVoid = {"area",   "base",  "br",    "col",  "embed",
+                                              "hr",     "img",   "input", "link", "meta",
                                               "source", "track", "wbr"};
   return kVoid.count(name) > 0;
 }
@@ -235,7 +235,8 @@ class Checker {
         ++pos_;
         continue;
       }
-      if (!seen.insert(attr).second) error_at(start, "atributo " + attr + " repetido em <" + name + ">");
+      if (!seen.insert(attr).second)
+        error_at(start, "atributo " + attr + " repetido em <" + name + ">");
       skip_spaces();
       std::string value;
       if (pos_ < html_.size() && html_[pos_] == '=') {

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "string_makers.hpp"
+
 #include <string>
 #include <vector>
 
@@ -20,7 +22,8 @@ TEST_CASE("o conferidor de HTML aceita o que as páginas do curso escrevem") {
       "<body><!-- comentário com <tags> --><p id=\"a\">x &amp; y &#39; &#x2192;<br />"
       "<a href=\"#b\">b</a> <a href=\"https://exemplo.com/#fora\">fora</a></p>"
       "<h2 id=\"há\">há</h2><a href=\"#h%C3%A1\">acento</a>"
-      "<svg viewBox=\"0 0 1 1\"><title>t</title><rect x=\"0\"/><a href=\"#a\"><rect></rect></a></svg>"
+      "<svg viewBox=\"0 0 1 1\"><title>t</title><rect x=\"0\"/><a "
+      "href=\"#a\"><rect></rect></a></svg>"
       "<div id=\"b\"></div></body></html>\n";
   const auto report = check_html(html);
   CHECK(report.errors.empty());
@@ -35,11 +38,12 @@ TEST_CASE("o conferidor de HTML acusa tags sem fechar, fechamentos trocados e '/
         std::vector<std::string>{"linha 1: <div> aberto e nunca fechado"});
   CHECK(errors_of("</p>") == std::vector<std::string>{"linha 1: </p> sem nada aberto"});
   CHECK(errors_of("<div/>") == std::vector<std::string>{"linha 1: <div/> não fecha em HTML"});
-  CHECK(errors_of("<style>p{}") == std::vector<std::string>{"linha 1: <style> aberto e nunca fechado"});
+  CHECK(errors_of("<style>p{}") ==
+        std::vector<std::string>{"linha 1: <style> aberto e nunca fechado"});
   CHECK(errors_of("<!-- x") == std::vector<std::string>{"linha 1: comentário sem fim"});
-  CHECK(errors_of("<a href=\"x>y</a>") ==
-        std::vector<std::string>{"linha 1: valor de atributo sem fim em <a>",
-                                 "linha 1: <a sem '>'"});
+  CHECK(
+      errors_of("<a href=\"x>y</a>") ==
+      std::vector<std::string>{"linha 1: valor de atributo sem fim em <a>", "linha 1: <a sem '>'"});
 }
 
 TEST_CASE("o conferidor de HTML acusa texto que escapou sem escapar") {

@@ -1,12 +1,14 @@
 #include <doctest/doctest.h>
 
+#include "string_makers.hpp"
+
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "fixture.hpp"
-#include "hz/course/trace_html.hpp"
 #include "html_check.hpp"
+#include "hz/course/trace_html.hpp"
 
 using hz::course::html_text;
 using hz::course::render_trace_html;
@@ -73,7 +75,11 @@ void require_well_formed(const std::string& html) {
 bool valid_utf8(const std::string& s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);
-    std::size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    std::size_t len = b < 0x80         ? 1
+                      : (b >> 5) == 6  ? 2
+                      : (b >> 4) == 14 ? 3
+                      : (b >> 3) == 30 ? 4
+                                       : 0;
     if (len == 0 || i + len > s.size()) return false;
     for (std::size_t k = 1; k < len; ++k) {
       if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
@@ -85,7 +91,8 @@ bool valid_utf8(const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("trace-html: a página do trace de segunda-feira é HTML bem formado e sem links quebrados") {
+TEST_CASE(
+    "trace-html: a página do trace de segunda-feira é HTML bem formado e sem links quebrados") {
   const TraceHtml page = render_trace_html(kMonday, "monday.jsonl");
   require_well_formed(page.html);
   const auto report = check_html(page.html);
@@ -181,16 +188,17 @@ TEST_CASE("trace-html: tudo o que vem do trace é escapado, inclusive controles 
         std::string::npos);
 }
 
-TEST_CASE("html_text troca bytes inválidos por U+FFFD e escreve controles como o trace do terminal") {
+TEST_CASE(
+    "html_text troca bytes inválidos por U+FFFD e escreve controles como o trace do terminal") {
   CHECK(html_text("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&#39;");
   CHECK(html_text("linha\r\nnova\ttab") == "linha\nnova\ttab");
   CHECK(html_text("\x1b[0m\x7f") == "\\x1b[0m\\x7f");
   CHECK(html_text("r\rx") == "r\\x0dx");
-  CHECK(html_text("\xc3\xa7\xc3") == "ç\xEF\xBF\xBD");              // ç e um byte cortado
-  CHECK(html_text("\xc0\xaf") == "\xEF\xBF\xBD\xEF\xBF\xBD");       // sobrelongo
+  CHECK(html_text("\xc3\xa7\xc3") == "ç\xEF\xBF\xBD");         // ç e um byte cortado
+  CHECK(html_text("\xc0\xaf") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // sobrelongo
   CHECK(html_text("\xed\xa0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
-  CHECK(html_text("\xc2\x85") == "\\u0085");                        // C1 (NEL)
-  CHECK(html_text("\xf0\x9f\x99\x82") == "\xf0\x9f\x99\x82");       // emoji passa
+  CHECK(html_text("\xc2\x85") == "\\u0085");                                   // C1 (NEL)
+  CHECK(html_text("\xf0\x9f\x99\x82") == "\xf0\x9f\x99\x82");                  // emoji passa
 }
 
 TEST_CASE("trace-html: linhas que não são eventos aparecem como inválidas e o resto continua") {
@@ -216,7 +224,8 @@ TEST_CASE("trace-html: linhas que não são eventos aparecem como inválidas e o
         std::string::npos);
 }
 
-TEST_CASE("trace-html: eventos de outras etapas e desconhecidos aparecem pelo nome, com os campos") {
+TEST_CASE(
+    "trace-html: eventos de outras etapas e desconhecidos aparecem pelo nome, com os campos") {
   const std::string jsonl =
       R"({"event":"journal_resume","steps":3}
 {"event":"model_request","turn":1,"messages":2}
@@ -230,8 +239,9 @@ TEST_CASE("trace-html: eventos de outras etapas e desconhecidos aparecem pelo no
   const TraceHtml page = render_trace_html(jsonl, "t");
   require_well_formed(page.html);
   const std::string& html = page.html;
-  CHECK(html.find("<strong>retomada do diário</strong> <code class=\"meta\">journal_resume</code>") !=
-        std::string::npos);
+  CHECK(
+      html.find("<strong>retomada do diário</strong> <code class=\"meta\">journal_resume</code>") !=
+      std::string::npos);
   CHECK(html.find("<strong>nova tentativa</strong> <code class=\"meta\">retry</code>") !=
         std::string::npos);
   CHECK(html.find("<dt>attempt</dt><dd>2</dd><dt>delay_ms</dt><dd>500</dd><dt>reason</dt><dd>HTTP "
@@ -265,7 +275,8 @@ TEST_CASE("trace-html: cada turno aparece com o seu desfecho, e o gráfico separ
   CHECK(page.summary.outcome == "max_turns");
   CHECK(all(page.html, R"re(<section class="turno" id="turno-(\d+)">)re") ==
         std::vector<std::string>{"1", "2"});
-  CHECK(all(page.html, R"re(<h3>(Turno \d+)</h3>)re") == std::vector<std::string>{"Turno 1", "Turno 2"});
+  CHECK(all(page.html, R"re(<h3>(Turno \d+)</h3>)re") ==
+        std::vector<std::string>{"Turno 1", "Turno 2"});
   CHECK(page.html.find("id=\"turno-1-desfecho\"") != std::string::npos);
   CHECK(page.html.find("href=\"#turno-2-desfecho\"><span class=\"rotulo\">desfecho</span>") !=
         std::string::npos);
@@ -317,8 +328,8 @@ TEST_CASE("hz-course trace-html escreve a página ao lado do trace e resume o qu
   CHECK(r.err.empty());
   CHECK(t.read("t.html") == render_trace_html(kMonday, "t.jsonl").html);
 
-  const auto custom = run_course({"trace-html", input, "--out", (t.root() / "p.html").string(),
-                                  "--title", "Segunda"});
+  const auto custom = run_course(
+      {"trace-html", input, "--out", (t.root() / "p.html").string(), "--title", "Segunda"});
   CHECK(custom.code == 0);
   CHECK(t.read("p.html").find("<h1>Segunda</h1>") != std::string::npos);
 
@@ -333,11 +344,11 @@ TEST_CASE("hz-course trace-html avisa das linhas inválidas no stderr") {
   t.write("t.jsonl", "lixo\n{\"event\":\"turn_end\",\"outcome\":\"success\",\"turns\":0}\n");
   const auto r = run_course({"trace-html", (t.root() / "t.jsonl").string()});
   CHECK(r.code == 0);
-  CHECK(r.err ==
-        "aviso: 1 linha do trace não é um evento JSON; a página a mostra como inválida\n");
+  CHECK(r.err == "aviso: 1 linha do trace não é um evento JSON; a página a mostra como inválida\n");
 }
 
-TEST_CASE("hz-course trace-html recusa sobrescrever o trace, pasta, arquivo ausente e opção errada") {
+TEST_CASE(
+    "hz-course trace-html recusa sobrescrever o trace, pasta, arquivo ausente e opção errada") {
   Tree t;
   t.write("t.html", "{}\n");
   const std::string input = (t.root() / "t.html").string();
@@ -347,7 +358,8 @@ TEST_CASE("hz-course trace-html recusa sobrescrever o trace, pasta, arquivo ause
   auto r = run_course({"trace-html", input});
   CHECK(r.code == 2);
   CHECK(r.err == std::string("hz-course: a página sairia por cima do próprio trace: escolha outro "
-                             "--out\n") + usage);
+                             "--out\n") +
+                     usage);
   CHECK(t.read("t.html") == "{}\n");
 
   r = run_course({"trace-html", t.root().string()});

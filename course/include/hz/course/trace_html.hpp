@@ -51,7 +51,6 @@ std::string html_text(std::string_view text);
 // extensão trocada por .html; "--out -" escreve no stdout. Códigos como os de
 // hz::course::run: 0 escrita, 1 não deu para escrever, 2 erro de uso ou trace
 // ilegível. Linhas inválidas não são erro: aparecem na página, e o stderr avisa.
-int trace_html_command(const std::vector<std::string>& args, std::ostream& out,
-                       std::ostream& err);
+int trace_html_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace hz::course
