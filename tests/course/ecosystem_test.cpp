@@ -148,13 +148,14 @@ struct Workflow {
 
 std::vector<Workflow> workflows() {
   std::vector<Workflow> out;
-  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
-           {".github/workflows/ci.yml", read(".github/workflows/ci.yml")},
-           {"course/export/autograding.yml (exportado)", exported_autograding()}}) {
-    const auto parsed = parse_yaml(text);
-    INFO(name);
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {".github/workflows/ci.yml", read(".github/workflows/ci.yml")},
+      {"course/export/autograding.yml (exportado)", exported_autograding()}};
+  for (const auto& file : files) {
+    const auto parsed = parse_yaml(file.second);
+    INFO(file.first);
     REQUIRE(parsed.error == "");
-    out.push_back({name, parsed.value});
+    out.push_back({file.first, parsed.value});
   }
   return out;
 }
