@@ -18,6 +18,7 @@
 #include "hz/course/progress.hpp"
 #include "hz/course/stage_diff.hpp"
 #include "hz/course/stub_verdict.hpp"
+#include "hz/course/trace_html.hpp"
 
 namespace fs = std::filesystem;
 
@@ -64,6 +65,8 @@ constexpr const char* kUsage =
     "      roda os comandos dos blocos <!-- output: ... --> do livro e confere a saída\n"
     "  grade --junit ARQUIVO --stage NN-nome\n"
     "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam\n"
+    "  trace-html ARQUIVO.jsonl [--out ARQUIVO.html|-] [--title TÍTULO]\n"
+    "      o trace de uma etapa (--trace) numa página HTML autocontida (padrão: ARQUIVO.html)\n"
     "  help\n"
     "      mostra esta ajuda\n";
 
@@ -686,6 +689,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "stages") return cmd_stages(args, out, err);
     if (command == "outputs") return cmd_outputs(args, out, err);
     if (command == "grade") return cmd_grade(args, out, err);
+    if (command == "trace-html") return trace_html_command(args, out, err);
   } catch (const fs::filesystem_error& e) {
     // Disco cheio, permissão negada: erro de ambiente, não de uso.
     err << "hz-course: erro de arquivo: " << e.what() << "\n";

@@ -56,7 +56,19 @@ std::optional<Error> copy_tree(const fs::path& from, const fs::path& to) {
 
 }  // namespace
 
-fs::path scenario_dir() { return fs::path(HZ_SCENARIO_DIR); }
+// Instalado (cmake --install, veja cmake/HzInstall.cmake), o hz-mock leva os
+// cenários em <prefixo>/share/harness-zero/scenarios, ao lado de <prefixo>/bin;
+// no build, eles ficam na pasta do código-fonte. /proc/self/exe só existe no
+// Linux: nos outros sistemas, vale a pasta do código-fonte.
+fs::path scenario_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "share" / "harness-zero" / "scenarios";
+    if (fs::is_directory(installed, ec)) return installed;
+  }
+  return fs::path(HZ_SCENARIO_DIR);
+}
 
 Result<fs::path> find_scenario(std::string_view name_or_file) {
   const std::string text(name_or_file);

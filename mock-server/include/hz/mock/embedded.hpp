@@ -9,8 +9,9 @@
 
 namespace hz::mock {
 
-// A pasta dos cenários embutidos (mock-server/scenarios/ do código-fonte,
-// fixada na compilação por HZ_SCENARIO_DIR).
+// A pasta dos cenários embutidos: <prefixo>/share/harness-zero/scenarios se o
+// executável roda instalado em <prefixo>/bin (só no Linux); senão
+// mock-server/scenarios/ do código-fonte, fixada na compilação por HZ_SCENARIO_DIR.
 std::filesystem::path scenario_dir();
 
 // Acha um cenário:
