@@ -105,8 +105,9 @@ int parse_options(int argc, char** argv, Options* options) {
     if (arg == "--scenario") {
       options->scenario = value;
     } else if (arg == "--host") {
-      if (value.empty())
+      if (value.empty()) {
         return usage_error("--host espera um endereço (ex.: 127.0.0.1), veio vazio");
+      }
       options->host = value;
     } else {
       char* end = nullptr;
