@@ -34,8 +34,10 @@ constexpr time_t kReadTimeoutSeconds = 2;
 // Um cliente que não lê a resposta: a escrita desiste depois disto.
 constexpr time_t kWriteTimeoutSeconds = 5;
 
-// De quanto em quanto tempo "hang" e "stall_stream" olham se o cliente desistiu.
+// De quanto em quanto tempo quem espera (hang, stall_stream, delay_ms,
+// chunk_delay_ms) olha se o cliente desistiu.
 constexpr auto kPeerCheckInterval = std::chrono::milliseconds(50);
+constexpr int kForever = -1;
 
 // Sem streaming, chunk_delay_ms atrasa cada pedaço deste tamanho do corpo.
 constexpr std::size_t kDripBytes = 64;
@@ -96,7 +98,7 @@ struct MockServer::Impl {
   std::thread listener;
 
   mutable std::mutex mutex;  // protege tudo abaixo
-  std::condition_variable wake;  // acorda "hang" e "delay_ms" no stop()
+  std::condition_variable wake;  // acorda quem espera (Impl::wait) no stop()
   bool stopping = false;
   std::string host;
   int port = 0;
@@ -126,11 +128,10 @@ struct MockServer::Impl {
   void send_stream(const Step& step, const detail::ReplyContext& context, bool include_usage,
                    Ending ending, int connection, httplib::Response& res);
 
-  // Espera `ms` milissegundos; false se o servidor começou a parar antes.
-  bool pause(int ms);
-  // Espera o servidor parar ou o cliente do outro lado de `connection` desistir
-  // (connection -1: só o servidor parar).
-  void wait_while_connected(int connection);
+  // Espera `ms` milissegundos (kForever: sem prazo). Devolve false se antes
+  // disso o servidor começou a parar ou o cliente do outro lado de `connection`
+  // desistiu (connection -1: não olha o cliente).
+  bool wait(int ms, int connection);
   int local_port() const {
     std::lock_guard<std::mutex> lock(mutex);
     return port;
@@ -197,20 +198,21 @@ void MockServer::Impl::handle_models(const httplib::Request& req, httplib::Respo
                                     {"owned_by", "hz-mock"}}})}});
 }
 
-bool MockServer::Impl::pause(int ms) {
-  std::unique_lock<std::mutex> lock(mutex);
-  return !wake.wait_for(lock, std::chrono::milliseconds(ms), [this] { return stopping; });
-}
-
-void MockServer::Impl::wait_while_connected(int connection) {
-  // Sem olhar o cliente, uma thread ficaria presa até o stop() a cada
-  // pedido abandonado: um "hang" repetido para sempre esgotaria as threads.
+bool MockServer::Impl::wait(int ms, int connection) {
+  // Sem olhar o cliente, uma thread ficaria presa até o stop() (ou até o fim
+  // da espera) a cada pedido abandonado: um "hang" repetido para sempre
+  // esgotaria as threads.
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
   while (true) {
+    auto slice = Clock::now() + kPeerCheckInterval;
+    if (ms != kForever) slice = std::min(slice, deadline);
     {
       std::unique_lock<std::mutex> lock(mutex);
-      if (wake.wait_for(lock, kPeerCheckInterval, [this] { return stopping; })) return;
+      if (wake.wait_until(lock, slice, [this] { return stopping; })) return false;
     }
-    if (connection >= 0 && detail::peer_gone(connection)) return;
+    if (ms != kForever && Clock::now() >= deadline) return true;
+    if (connection >= 0 && detail::peer_gone(connection)) return false;
   }
 }
 
@@ -321,7 +323,13 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
     return;
   }
 
-  if (step.delay_ms > 0) pause(step.delay_ms);
+  // Quem espera olha a conexão para saber se o cliente desistiu; quem derruba precisa dela.
+  const bool drops = step.fault == Fault::hang || step.fault == Fault::drop;
+  const bool waits = step.delay_ms > 0 || step.chunk_delay_ms > 0 ||
+                     step.fault == Fault::hang || step.fault == Fault::stall_stream;
+  const int connection = drops || waits ? connection_of(req, drops) : -1;
+
+  if (step.delay_ms > 0) wait(step.delay_ms, connection);
 
   if (step.error) {
     const auto& error = *step.error;
@@ -345,14 +353,12 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
   }
 
   switch (step.fault) {
-    case Fault::hang: {
-      const int connection = connection_of(req, true);
-      wait_while_connected(connection);
+    case Fault::hang:
+      wait(kForever, connection);
       drop(connection, res);
       return;
-    }
     case Fault::drop:
-      drop(connection_of(req, true), res);
+      drop(connection, res);
       return;
     case Fault::malformed:
       if (streaming) {
@@ -370,8 +376,6 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
       break;
   }
   const Ending ending = ending_of(step.fault);
-  // Só o silêncio precisa da conexão: para saber quando o cliente desistiu.
-  const int connection = ending == Ending::stall ? connection_of(req, false) : -1;
   if (!streaming) {
     send_completion(step, context, ending, connection, res);
     return;
@@ -398,10 +402,10 @@ void MockServer::Impl::send_completion(const Step& step, const detail::ReplyCont
       [this, text, limit, piece, delay, ending, connection](std::size_t offset, std::size_t length,
                                                             httplib::DataSink& sink) {
         if (offset >= limit) {
-          if (ending == Ending::stall) wait_while_connected(connection);
+          if (ending == Ending::stall) wait(kForever, connection);
           return false;
         }
-        if (delay > 0 && !pause(delay)) return false;
+        if (delay > 0 && !wait(delay, connection)) return false;
         return sink.write(text->data() + offset, std::min({length, limit - offset, piece}));
       });
 }
@@ -425,13 +429,13 @@ void MockServer::Impl::send_stream(const Step& step, const detail::ReplyContext&
       "text/event-stream",
       [this, events, send, delay, ending, connection](std::size_t, httplib::DataSink& sink) {
         for (std::size_t i = 0; i < send; ++i) {
-          if (delay > 0 && !pause(delay)) return false;
+          if (delay > 0 && !wait(delay, connection)) return false;
           if (!sink.write((*events)[i].data(), (*events)[i].size())) return false;
         }
         // Devolver false sem done() aborta a resposta: a conexão cai sem o
         // pedaço final do chunked e sem "data: [DONE]".
         if (send < events->size()) {
-          if (ending == Ending::stall) wait_while_connected(connection);
+          if (ending == Ending::stall) wait(kForever, connection);
           return false;
         }
         sink.done();

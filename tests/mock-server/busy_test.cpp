@@ -106,11 +106,12 @@ TEST_CASE("uma rajada de conexões não espera o SYN ser repetido") {
   CHECK(took < 500.0);
 }
 
-// Um pedido abandonado pelo cliente não pode prender uma thread até o stop():
-// mais abandonos que o teto de conexões e o servidor ainda atende.
-void check_abandoned_requests_release_threads(const std::string& fault, bool stream) {
+// Um pedido abandonado pelo cliente não pode prender uma thread até o stop()
+// (ou até o fim de uma espera longa): mais abandonos que o teto de conexões e
+// o servidor ainda atende.
+void check_abandoned_requests_release_threads(const std::string& step, bool stream) {
   constexpr std::size_t kAbandoned = kMaxConcurrentConnections + 20;
-  Served served(test::scenario_from(R"({"steps": [{"fault": ")" + fault + R"(", "repeat": )" +
+  Served served(test::scenario_from(R"({"steps": [{)" + step + R"(, "repeat": )" +
                                     std::to_string(kAbandoned) +
                                     R"(}, {"content": "ainda respondo"}]})"));
   json body = test::user_only();
@@ -128,11 +129,16 @@ void check_abandoned_requests_release_threads(const std::string& fault, bool str
 }
 
 TEST_CASE("hang abandonado pelo cliente libera a thread do servidor") {
-  check_abandoned_requests_release_threads("hang", false);
+  check_abandoned_requests_release_threads(R"("fault": "hang")", false);
 }
 
 TEST_CASE("stall_stream abandonado pelo cliente libera a thread do servidor") {
-  check_abandoned_requests_release_threads("stall_stream", true);
+  check_abandoned_requests_release_threads(R"("fault": "stall_stream")", true);
+}
+
+TEST_CASE("espera longa de delay_ms ou chunk_delay_ms abandonada libera a thread do servidor") {
+  check_abandoned_requests_release_threads(R"("content": "x", "delay_ms": 3600000)", false);
+  check_abandoned_requests_release_threads(R"("content": "x", "chunk_delay_ms": 3600000)", true);
 }
 
 }  // namespace
