@@ -325,8 +325,8 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
 
   // Quem espera olha a conexão para saber se o cliente desistiu; quem derruba precisa dela.
   const bool drops = step.fault == Fault::hang || step.fault == Fault::drop;
-  const bool waits = step.delay_ms > 0 || step.chunk_delay_ms > 0 ||
-                     step.fault == Fault::hang || step.fault == Fault::stall_stream;
+  const bool waits = step.delay_ms > 0 || step.chunk_delay_ms > 0 || step.fault == Fault::hang ||
+                     step.fault == Fault::stall_stream;
   const int connection = drops || waits ? connection_of(req, drops) : -1;
 
   if (step.delay_ms > 0) wait(step.delay_ms, connection);

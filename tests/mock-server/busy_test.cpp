@@ -56,7 +56,8 @@ TEST_CASE("pedidos travados conexões ociosas e clientes lentos não impedem out
 
   // Ociosas: metade conectada sem mandar nada, metade keep-alive depois de um pedido.
   std::vector<std::unique_ptr<httplib::Client>> idle;
-  for (int i = 0; i < kIdle / 2; ++i) held.push_back(std::make_unique<RawConnection>(served.port()));
+  for (int i = 0; i < kIdle / 2; ++i)
+    held.push_back(std::make_unique<RawConnection>(served.port()));
   for (int i = 0; i < kIdle / 2; ++i) {
     idle.push_back(impatient_client(served.port()));
     idle.back()->set_keep_alive(true);

@@ -140,8 +140,9 @@ TEST_CASE("reject_stream_options recusa com 400 e o pedido recusado não gasta o
   auto rejected = served.post(stream_with_usage());
   REQUIRE(rejected);
   CHECK(rejected->status == 400);
-  CHECK(json::parse(rejected->body) ==
-        json::parse(R"({"error": {"message": "Unrecognized request argument supplied: stream_options",
+  CHECK(
+      json::parse(rejected->body) ==
+      json::parse(R"({"error": {"message": "Unrecognized request argument supplied: stream_options",
                         "type": "invalid_request_error", "param": null, "code": null}})"));
   // A segunda tentativa (a mesma, sem stream_options) recebe o mesmo passo 1.
   json retry = stream_with_usage();
@@ -200,7 +201,9 @@ TEST_CASE("stream_drops_tool_calls manda o texto sem tool calls e finish_reason 
     if (chunk["choices"].empty()) continue;
     const json& choice = chunk["choices"][0];
     CHECK_FALSE(choice["delta"].contains("tool_calls"));
-    if (choice["delta"].contains("content")) content += choice["delta"]["content"].get<std::string>();
+    if (choice["delta"].contains("content")) {
+      content += choice["delta"]["content"].get<std::string>();
+    }
     if (!choice["finish_reason"].is_null()) finish = choice["finish_reason"];
   }
   CHECK(content == "Vou ler o arquivo.");

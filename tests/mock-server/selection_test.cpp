@@ -20,9 +20,8 @@ json conversation(const std::vector<json>& answers) {
   json messages = json::array({{{"role", "user"}, {"content", "escreva duas linhas no log"}}});
   for (const auto& answer : answers) {
     messages.push_back(answer);
-    messages.push_back({{"role", "tool"},
-                        {"tool_call_id", answer["tool_calls"][0]["id"]},
-                        {"content", "ok"}});
+    messages.push_back(
+        {{"role", "tool"}, {"tool_call_id", answer["tool_calls"][0]["id"]}, {"content", "ok"}});
   }
   return chat_request(messages);
 }
@@ -64,7 +63,8 @@ TEST_CASE("por conversa, um mock novo continua a conversa retomada de onde ela p
   CHECK(message_of(resumed)["content"] == "Escrevi as duas linhas.");
   CHECK(restarted.server().failures().empty());
   // Por pedido, o mesmo mock novo responderia o passo 1 de novo.
-  Served by_request(test::scenario_from(R"({"steps": [{"content": "passo 1"}, {"content": "passo 2"}]})"));
+  Served by_request(
+      test::scenario_from(R"({"steps": [{"content": "passo 1"}, {"content": "passo 2"}]})"));
   CHECK(message_of(by_request.chat(conversation({first, second})))["content"] == "passo 1");
 }
 

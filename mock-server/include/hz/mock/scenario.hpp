@@ -42,7 +42,7 @@ inline constexpr long kMaxRetryAfterMs = kMaxRetryAfterSeconds * 1000L;  // erro
 
 // Uma tool call roteirizada.
 struct ScriptedToolCall {
-  std::string id;         // vazio: o servidor gera "call_<pedido ou posição>_<i>"
+  std::string id;  // vazio: o servidor gera "call_<pedido ou posição>_<i>"
   std::string name;
   std::string arguments;  // texto exatamente como vai no fio (pode ser JSON inválido)
 };
