@@ -1,6 +1,7 @@
 // Confere o hz-mock com o SDK oficial da OpenAI (npm openai): um pedido sem
-// streaming, um com streaming e tool calls (juntando os deltas à mão) e um com
-// o ajudante de streaming do próprio SDK. Não sobe nada: recebe a URL base.
+// streaming, um com streaming e tool calls (juntando os deltas à mão), um com
+// o ajudante de streaming do próprio SDK e um 429 com retry-after-ms que o SDK
+// espera e tenta de novo. Não sobe nada: recebe a URL base.
 //
 // uso: node check.mjs http://127.0.0.1:PORTA/v1   (ou HZ_MOCK_URL=...)
 // O hz-mock precisa estar servindo o cenário examples/sdk-compat.
@@ -80,10 +81,20 @@ assert.equal(final.choices[0].message.content,
 assert.equal(final.choices[0].finish_reason, 'stop');
 console.log('ok: streaming pelo ajudante do SDK');
 
-// 4. O mock não registrou nenhuma falha (expectativas conferidas em cada pedido).
+// 4. Um 429 com Retry-After: 5 e retry-after-ms: 30. O SDK prefere o
+// retry-after-ms: espera ~30 ms (não 5 s) e a segunda tentativa recebe a resposta.
+const patient = new OpenAI({ baseURL, apiKey: 'hz-mock-nao-usa-chave', maxRetries: 1 });
+const started = Date.now();
+const retried = await patient.chat.completions.create({ model, messages: messages.slice(0, 1) });
+const waited = Date.now() - started;
+assert.equal(retried.choices[0].message.content, 'Respondi na segunda tentativa.');
+assert.ok(waited >= 30 && waited < 2000, `esperou ${waited} ms`);
+console.log(`ok: retry-after-ms lido pelo SDK (nova tentativa depois de ${waited} ms)`);
+
+// 5. O mock não registrou nenhuma falha (expectativas conferidas em cada pedido).
 const origin = new URL(baseURL).origin;
 const failures = await (await fetch(`${origin}/hz/failures`)).json();
 assert.deepEqual(failures, { failures: [] });
 const recorded = await (await fetch(`${origin}/hz/requests`)).json();
-assert.equal(recorded.requests.filter((r) => r.path === '/v1/chat/completions').length, 3);
+assert.equal(recorded.requests.filter((r) => r.path === '/v1/chat/completions').length, 5);
 console.log('ok: nenhuma falha registrada pelo hz-mock');

@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -66,17 +67,31 @@ void for_each_connected_socket(OnSocket on_socket) {
 
 }  // namespace
 
-bool drop_connection(int local_port, const std::string& peer_addr, int peer_port) {
-  bool dropped = false;
+int find_connection(int local_port, const std::string& peer_addr, int peer_port) {
+  int found = -1;
   for_each_connected_socket([&](int fd, const Endpoint& local, const Endpoint& remote) {
     if (local.port != local_port || remote.port != peer_port || remote.address != peer_addr) {
       return false;
     }
-    ::shutdown(fd, SHUT_RDWR);
-    dropped = true;
+    found = fd;
     return true;
   });
-  return dropped;
+  return found;
+}
+
+bool drop_connection(int local_port, const std::string& peer_addr, int peer_port) {
+  const int fd = find_connection(local_port, peer_addr, peer_port);
+  if (fd < 0) return false;
+  ::shutdown(fd, SHUT_RDWR);
+  return true;
+}
+
+bool peer_gone(int fd) {
+  char byte = 0;
+  const ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n > 0) return false;  // o cliente mandou mais alguma coisa: continua lá
+  if (n == 0) return true;  // fim de arquivo: fechou
+  return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 }
 
 int drop_server_connections(int local_port) {

@@ -7,11 +7,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "connection.hpp"
 #include "expectation.hpp"
 #include "reply.hpp"
+#include "worker_pool.hpp"
 
 namespace hz::mock {
 namespace {
@@ -25,10 +27,25 @@ using nlohmann::json;
 constexpr time_t kKeepAliveSeconds = 5;
 constexpr std::size_t kRequestsPerConnection = 100000;
 
-// Um pedido parcial não pode segurar o stop() por muito tempo.
+// Um cliente que manda o pedido pela metade e para libera a conexão depois
+// disto (e não segura o stop()). Cada conexão tem sua thread (WorkerPool),
+// então esperar não prende mais ninguém.
 constexpr time_t kReadTimeoutSeconds = 2;
+// Um cliente que não lê a resposta: a escrita desiste depois disto.
+constexpr time_t kWriteTimeoutSeconds = 5;
+
+// De quanto em quanto tempo quem espera (hang, stall_stream, delay_ms,
+// chunk_delay_ms) olha se o cliente desistiu.
+constexpr auto kPeerCheckInterval = std::chrono::milliseconds(50);
+constexpr int kForever = -1;
+
+// Sem streaming, chunk_delay_ms atrasa cada pedaço deste tamanho do corpo.
+constexpr std::size_t kDripBytes = 64;
 
 constexpr auto kStartDeadline = std::chrono::seconds(5);
+
+// Conexões esperando o accept (o kernel ainda limita a net.core.somaxconn).
+constexpr int kListenBacklog = 1024;
 
 const char* kMalformedBody = "<html><body><h1>502 Bad Gateway</h1></body></html>\n";
 
@@ -50,6 +67,25 @@ bool flag(const json& object, const char* key) {
   return it != object.end() && it->is_boolean() && it->get<bool>();
 }
 
+std::size_t assistant_messages(const json& body) {
+  auto messages = body.find("messages");
+  if (messages == body.end() || !messages->is_array()) return 0;
+  return static_cast<std::size_t>(
+      std::count_if(messages->begin(), messages->end(), [](const json& message) {
+        auto role = message.is_object() ? message.find("role") : message.end();
+        return role != message.end() && role->is_string() && *role == "assistant";
+      }));
+}
+
+// Como a resposta termina: inteira, cortada (truncate_stream) ou em silêncio (stall_stream).
+enum class Ending { complete, truncate, stall };
+
+Ending ending_of(Fault fault) {
+  if (fault == Fault::truncate_stream) return Ending::truncate;
+  if (fault == Fault::stall_stream) return Ending::stall;
+  return Ending::complete;
+}
+
 }  // namespace
 
 struct MockServer::Impl {
@@ -62,24 +98,47 @@ struct MockServer::Impl {
   std::thread listener;
 
   mutable std::mutex mutex;  // protege tudo abaixo
-  std::condition_variable wake;  // acorda "hang" e "delay_ms" no stop()
+  std::condition_variable wake;  // acorda quem espera (Impl::wait) no stop()
   bool stopping = false;
   std::string host;
   int port = 0;
   std::vector<RecordedRequest> requests;
   std::vector<std::string> failures;
   std::size_t chat_count = 0;  // pedidos de chat já vistos
-  std::size_t step_index = 0;  // passo que responde ao próximo pedido
-  int step_uses = 0;           // quantas vezes esse passo já respondeu
+  std::size_t step_index = 0;  // by_request: passo que responde ao próximo pedido
+  int step_uses = 0;           // by_request: quantas vezes esse passo já respondeu
+
+  // O passo escolhido para um pedido e o número dos ids "call_N_i" gerados.
+  struct Pick {
+    std::size_t index = 0;
+    std::size_t call_number = 0;
+  };
 
   void install_routes(httplib::Server& server);
   void handle_chat(const httplib::Request& req, httplib::Response& res);
   void handle_models(const httplib::Request& req, httplib::Response& res);
 
-  // Espera `ms` milissegundos, ou menos se o servidor estiver parando.
-  void pause(int ms);
-  void wait_for_stop();
-  void drop(const httplib::Request& req, httplib::Response& res);
+  // Com o mutex: o passo deste pedido, ou nullopt se o roteiro acabou.
+  std::optional<Pick> pick_step(const json& body, std::size_t ordinal) const;
+  void consume_step();
+  std::string exhausted_failure(const json& body, std::size_t ordinal) const;
+
+  void send_completion(const Step& step, const detail::ReplyContext& context, Ending ending,
+                       int connection, httplib::Response& res);
+  void send_stream(const Step& step, const detail::ReplyContext& context, bool include_usage,
+                   Ending ending, int connection, httplib::Response& res);
+
+  // Espera `ms` milissegundos (kForever: sem prazo). Devolve false se antes
+  // disso o servidor começou a parar ou o cliente do outro lado de `connection`
+  // desistiu (connection -1: não olha o cliente).
+  bool wait(int ms, int connection);
+  int local_port() const {
+    std::lock_guard<std::mutex> lock(mutex);
+    return port;
+  }
+  // O descritor da conexão do pedido (-1 se não achou: vira falha quando `must_find`).
+  int connection_of(const httplib::Request& req, bool must_find);
+  void drop(int connection, httplib::Response& res);
   void fail(std::string failure) {
     std::lock_guard<std::mutex> lock(mutex);
     failures.push_back(std::move(failure));
@@ -139,28 +198,78 @@ void MockServer::Impl::handle_models(const httplib::Request& req, httplib::Respo
                                     {"owned_by", "hz-mock"}}})}});
 }
 
-void MockServer::Impl::pause(int ms) {
-  std::unique_lock<std::mutex> lock(mutex);
-  wake.wait_for(lock, std::chrono::milliseconds(ms), [this] { return stopping; });
-}
-
-void MockServer::Impl::wait_for_stop() {
-  std::unique_lock<std::mutex> lock(mutex);
-  wake.wait(lock, [this] { return stopping; });
-}
-
-void MockServer::Impl::drop(const httplib::Request& req, httplib::Response& res) {
-  int local_port = 0;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    local_port = port;
+bool MockServer::Impl::wait(int ms, int connection) {
+  // Sem olhar o cliente, uma thread ficaria presa até o stop() (ou até o fim
+  // da espera) a cada pedido abandonado: um "hang" repetido para sempre
+  // esgotaria as threads.
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+  while (true) {
+    auto slice = Clock::now() + kPeerCheckInterval;
+    if (ms != kForever) slice = std::min(slice, deadline);
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (wake.wait_until(lock, slice, [this] { return stopping; })) return false;
+    }
+    if (ms != kForever && Clock::now() >= deadline) return true;
+    if (connection >= 0 && detail::peer_gone(connection)) return false;
   }
-  if (!detail::drop_connection(local_port, req.remote_addr, req.remote_port)) {
+}
+
+int MockServer::Impl::connection_of(const httplib::Request& req, bool must_find) {
+  const int connection = detail::find_connection(local_port(), req.remote_addr, req.remote_port);
+  if (connection < 0 && must_find) {
     fail("hz-mock: não achei a conexão de " + req.remote_addr + ":" +
          std::to_string(req.remote_port) + " para derrubar");
   }
+  return connection;
+}
+
+void MockServer::Impl::drop(int connection, httplib::Response& res) {
+  if (connection >= 0) ::shutdown(connection, SHUT_RDWR);
   // O httplib ainda vai tentar escrever isto; a escrita falha porque o socket já caiu.
   res.status = 500;
+}
+
+std::optional<MockServer::Impl::Pick> MockServer::Impl::pick_step(const json& body,
+                                                                  std::size_t ordinal) const {
+  if (scenario.select == Selection::by_request) {
+    if (step_index >= scenario.steps.size()) return std::nullopt;
+    return Pick{step_index, ordinal};
+  }
+  // A posição K (K respostas do assistente já na conversa) cai no passo cujo
+  // intervalo de repetições a contém: a mesma conversa recebe sempre o mesmo
+  // passo, num mock novo ou não.
+  const std::size_t position = assistant_messages(body);
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+    const Step& step = scenario.steps[i];
+    if (step.forever || position < first + static_cast<std::size_t>(step.repeat)) {
+      return Pick{i, position + 1};
+    }
+    first += static_cast<std::size_t>(step.repeat);
+  }
+  return std::nullopt;
+}
+
+void MockServer::Impl::consume_step() {
+  if (scenario.select != Selection::by_request) return;
+  const Step& step = scenario.steps[step_index];
+  if (!step.forever && ++step_uses >= step.repeat) {
+    ++step_index;
+    step_uses = 0;
+  }
+}
+
+std::string MockServer::Impl::exhausted_failure(const json& body, std::size_t ordinal) const {
+  const std::size_t steps = scenario.steps.size();
+  std::string failure = "pedido " + std::to_string(ordinal) + ": o roteiro \"" + scenario.name +
+                        "\" acabou (" + std::to_string(steps) +
+                        (steps == 1 ? " passo" : " passos") + "); não há resposta para ";
+  if (scenario.select == Selection::by_request) return failure + "este pedido";
+  const std::size_t position = assistant_messages(body);
+  return failure + "uma conversa com " + std::to_string(position) +
+         (position == 1 ? " mensagem" : " mensagens") + " do assistente";
 }
 
 void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Response& res) {
@@ -171,6 +280,7 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
   Step step;
   std::size_t step_number = 0;
   std::size_t ordinal = 0;
+  std::size_t call_number = 0;
   {
     std::lock_guard<std::mutex> lock(mutex);
     ordinal = ++chat_count;
@@ -180,24 +290,27 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
                                              "invalid_request_error"));
       return;
     }
-    if (step_index >= scenario.steps.size()) {
-      std::string failure = "pedido " + std::to_string(ordinal) + ": o roteiro \"" +
-                            scenario.name + "\" acabou (" +
-                            std::to_string(scenario.steps.size()) +
-                            (scenario.steps.size() == 1 ? " passo" : " passos") +
-                            "); não há resposta para este pedido";
+    const auto pick = pick_step(body, ordinal);
+    if (!pick) {
+      std::string failure = exhausted_failure(body, ordinal);
       failures.push_back(failure);
       send_json(res, 500,
                 detail::error_body("hz-mock: " + failure, "hz_mock_script_exhausted",
                                    "hz_mock_script_exhausted"));
       return;
     }
-    step = scenario.steps[step_index];
-    step_number = step_index + 1;
-    if (!step.forever && ++step_uses >= step.repeat) {
-      ++step_index;
-      step_uses = 0;
+    step = scenario.steps[pick->index];
+    step_number = pick->index + 1;
+    call_number = pick->call_number;
+    // Um servidor que recusa stream_options recusa antes de chegar ao modelo:
+    // o passo fica para o próximo pedido (o mesmo pedido sem stream_options).
+    if (step.quirks.reject_stream_options && body.contains("stream_options")) {
+      send_json(res, 400,
+                detail::error_body("Unrecognized request argument supplied: stream_options",
+                                   "invalid_request_error"));
+      return;
     }
+    consume_step();
   }
 
   if (auto mismatch = detail::check_expectation(step.expect, body)) {
@@ -210,11 +323,20 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
     return;
   }
 
-  if (step.delay_ms > 0) pause(step.delay_ms);
+  // Quem espera olha a conexão para saber se o cliente desistiu; quem derruba precisa dela.
+  const bool drops = step.fault == Fault::hang || step.fault == Fault::drop;
+  const bool waits = step.delay_ms > 0 || step.chunk_delay_ms > 0 || step.fault == Fault::hang ||
+                     step.fault == Fault::stall_stream;
+  const int connection = drops || waits ? connection_of(req, drops) : -1;
+
+  if (step.delay_ms > 0) wait(step.delay_ms, connection);
 
   if (step.error) {
     const auto& error = *step.error;
     if (error.retry_after) res.set_header("Retry-After", std::to_string(*error.retry_after));
+    if (error.retry_after_ms) {
+      res.set_header("retry-after-ms", std::to_string(*error.retry_after_ms));
+    }
     send_json(res, error.status,
               detail::error_body(error.message, error.type, error.code.value_or("")));
     return;
@@ -223,6 +345,7 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
   const bool streaming = flag(body, "stream");
   detail::ReplyContext context;
   context.ordinal = ordinal;
+  context.call_number = call_number;
   context.request_bytes = req.body.size();
   context.model = scenario.model;
   if (auto model = body.find("model"); model != body.end() && model->is_string()) {
@@ -231,11 +354,11 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
 
   switch (step.fault) {
     case Fault::hang:
-      wait_for_stop();
-      drop(req, res);
+      wait(kForever, connection);
+      drop(connection, res);
       return;
     case Fault::drop:
-      drop(req, res);
+      drop(connection, res);
       return;
     case Fault::malformed:
       if (streaming) {
@@ -249,47 +372,72 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
       return;
     case Fault::none:
     case Fault::truncate_stream:
+    case Fault::stall_stream:
       break;
   }
-  const bool truncate = step.fault == Fault::truncate_stream;
-
+  const Ending ending = ending_of(step.fault);
   if (!streaming) {
-    auto text = std::make_shared<std::string>(detail::dump(detail::completion_body(step, context)));
-    if (!truncate) {
-      res.set_content(*text, "application/json");
-      return;
-    }
-    // Content-Length promete o corpo inteiro; só metade chega antes da conexão cair.
-    const std::size_t half = text->size() / 2;
-    res.set_content_provider(
-        text->size(), "application/json",
-        [text, half](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-          if (offset >= half) return false;
-          return sink.write(text->data() + offset, std::min(length, half - offset));
-        });
+    send_completion(step, context, ending, connection, res);
     return;
   }
+  const bool include_usage = body.contains("stream_options") &&
+                             flag(body["stream_options"], "include_usage") &&
+                             !step.quirks.stream_ignores_usage;
+  send_stream(step, context, include_usage, ending, connection, res);
+}
 
-  const bool include_usage =
-      body.contains("stream_options") && flag(body["stream_options"], "include_usage");
-  auto events =
-      std::make_shared<std::vector<std::string>>(detail::stream_events(step, context, include_usage));
-  std::size_t send = events->size();
-  if (truncate) {
-    const std::size_t data_events = events->size() - 1;  // sem o [DONE]
-    send = step.truncate_after > 0
-               ? std::min(static_cast<std::size_t>(step.truncate_after), data_events)
-               : std::max<std::size_t>(1, data_events / 2);
+void MockServer::Impl::send_completion(const Step& step, const detail::ReplyContext& context,
+                                       Ending ending, int connection, httplib::Response& res) {
+  auto text = std::make_shared<std::string>(detail::dump(detail::completion_body(step, context)));
+  const int delay = step.chunk_delay_ms;
+  if (ending == Ending::complete && delay == 0) {
+    res.set_content(*text, "application/json");
+    return;
   }
+  // Content-Length promete o corpo inteiro; cortado ou parado, só metade chega.
+  const std::size_t limit = ending == Ending::complete ? text->size() : text->size() / 2;
+  const std::size_t piece = delay > 0 ? kDripBytes : limit;
+  res.set_content_provider(
+      text->size(), "application/json",
+      [this, text, limit, piece, delay, ending, connection](std::size_t offset, std::size_t length,
+                                                            httplib::DataSink& sink) {
+        if (offset >= limit) {
+          if (ending == Ending::stall) wait(kForever, connection);
+          return false;
+        }
+        if (delay > 0 && !wait(delay, connection)) return false;
+        return sink.write(text->data() + offset, std::min({length, limit - offset, piece}));
+      });
+}
+
+void MockServer::Impl::send_stream(const Step& step, const detail::ReplyContext& context,
+                                   bool include_usage, Ending ending, int connection,
+                                   httplib::Response& res) {
+  auto events = std::make_shared<std::vector<std::string>>(
+      detail::stream_events(step, context, include_usage));
+  const std::size_t data_events = events->size() - 1;  // sem o [DONE]
+  std::size_t send = events->size();
+  if (ending != Ending::complete) {
+    std::optional<int> scripted = step.stall_after;
+    if (ending == Ending::truncate && step.truncate_after > 0) scripted = step.truncate_after;
+    send = scripted ? std::min(static_cast<std::size_t>(*scripted), data_events)
+                    : std::max<std::size_t>(1, data_events / 2);
+  }
+  const int delay = step.chunk_delay_ms;
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider(
-      "text/event-stream", [events, send](std::size_t, httplib::DataSink& sink) {
+      "text/event-stream",
+      [this, events, send, delay, ending, connection](std::size_t, httplib::DataSink& sink) {
         for (std::size_t i = 0; i < send; ++i) {
+          if (delay > 0 && !wait(delay, connection)) return false;
           if (!sink.write((*events)[i].data(), (*events)[i].size())) return false;
         }
         // Devolver false sem done() aborta a resposta: a conexão cai sem o
         // pedaço final do chunked e sem "data: [DONE]".
-        if (send < events->size()) return false;
+        if (send < events->size()) {
+          if (ending == Ending::stall) wait(kForever, connection);
+          return false;
+        }
         sink.done();
         return true;
       });
@@ -304,7 +452,10 @@ Result<int> MockServer::start(const std::string& host, int port) {
   if (impl_->listener.joinable()) {
     return Error{"o hz-mock já está rodando em " + base_url()};
   }
+  // O httplib aceitaria "" (todas as interfaces), mas a URL base sairia "http://:PORTA/v1".
+  if (host.empty()) return Error{"endereço vazio: use, por exemplo, 127.0.0.1"};
   auto http = std::make_unique<httplib::Server>();
+  http->new_task_queue = [] { return new detail::WorkerPool(kMaxConcurrentConnections); };
   impl_->install_routes(*http);
   // Sem TCP_NODELAY, cabeçalho e corpo saem em dois segmentos e o segundo
   // espera o ACK atrasado do cliente: ~26 ms por pedido em vez de ~0,08 ms.
@@ -312,12 +463,15 @@ Result<int> MockServer::start(const std::string& host, int port) {
   http->set_keep_alive_timeout(kKeepAliveSeconds);
   http->set_keep_alive_max_count(kRequestsPerConnection);
   http->set_read_timeout(kReadTimeoutSeconds, 0);
+  http->set_write_timeout(kWriteTimeoutSeconds, 0);
   // O padrão do httplib liga SO_REUSEPORT, e aí um segundo mock na mesma porta
   // "abre" sem erro e divide os pedidos com o primeiro. Só SO_REUSEADDR:
   // reabrir uma porta recém-fechada funciona, porta ocupada dá erro.
-  http->set_socket_options([](socket_t sock) {
+  auto listening = std::make_shared<socket_t>(INVALID_SOCKET);
+  http->set_socket_options([listening](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    *listening = sock;  // o último tentado é o que deu certo
   });
 
   int bound = -1;
@@ -330,6 +484,10 @@ Result<int> MockServer::start(const std::string& host, int port) {
     return Error{"não consegui abrir " + host + ":" + std::to_string(port) +
                  " (endereço inválido ou porta em uso?)"};
   }
+  // O 0.11.4 escuta com fila de 5 conexões: numa rajada de connect() a fila
+  // enche antes de a thread de accept rodar, o kernel descarta o SYN e o
+  // cliente só tenta de novo 1 s depois. listen() de novo só aumenta a fila.
+  ::listen(*listening, kListenBacklog);
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     impl_->stopping = false;

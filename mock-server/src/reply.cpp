@@ -87,7 +87,7 @@ std::vector<ScriptedToolCall> resolve_tool_calls(const Step& step, const ReplyCo
   std::vector<ScriptedToolCall> calls = step.tool_calls;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     if (calls[i].id.empty()) {
-      calls[i].id = "call_" + std::to_string(context.ordinal) + "_" + std::to_string(i + 1);
+      calls[i].id = "call_" + std::to_string(context.call_number) + "_" + std::to_string(i + 1);
     }
   }
   return calls;
@@ -153,7 +153,10 @@ std::vector<std::string> stream_events(const Step& step, const ReplyContext& con
   for (const auto& piece : split_words(step.reasoning)) push({{"reasoning", piece}}, nullptr);
   for (const auto& piece : split_words(step.content)) push({{"content", piece}}, nullptr);
 
-  const auto calls = resolve_tool_calls(step, context);
+  // Servidores que não sabem fazer streaming de tool calls mandam o texto e
+  // o finish_reason, e as chamadas somem.
+  const auto calls = step.quirks.stream_drops_tool_calls ? std::vector<ScriptedToolCall>()
+                                                         : resolve_tool_calls(step, context);
   for (std::size_t i = 0; i < calls.size(); ++i) {
     // Primeiro o cabeçalho da chamada (índice, id, nome), depois os argumentos
     // em pedaços: o cliente precisa juntá-los pelo índice.

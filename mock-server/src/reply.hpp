@@ -16,15 +16,16 @@ namespace hz::mock::detail {
 
 // O que a resposta precisa saber além do passo.
 struct ReplyContext {
-  std::size_t ordinal = 1;          // número deste pedido de chat (1, 2, ...): ids estáveis
-  std::string model = "hz-mock";    // ecoado em "model"
-  std::size_t request_bytes = 0;    // tamanho do corpo do pedido, para estimar o uso
+  std::size_t ordinal = 1;        // número deste pedido de chat (1, 2, ...): "chatcmpl-hz-N"
+  std::size_t call_number = 1;    // o N dos ids gerados "call_N_i" (o pedido ou a posição)
+  std::string model = "hz-mock";  // ecoado em "model"
+  std::size_t request_bytes = 0;  // tamanho do corpo do pedido, para estimar o uso
 };
 
 // O "created" de toda resposta: fixo, para as respostas serem idênticas a cada execução.
 inline constexpr long kCreated = 1735689600;  // 2025-01-01T00:00:00Z
 
-// Ids das tool calls como vão no fio: o do roteiro ou "call_<pedido>_<i>".
+// Ids das tool calls como vão no fio: o do roteiro ou "call_<call_number>_<i>".
 std::vector<ScriptedToolCall> resolve_tool_calls(const Step& step, const ReplyContext& context);
 
 // O uso do passo, ou a estimativa (bytes / 4, arredondado para cima).
@@ -34,7 +35,8 @@ ScriptedUsage usage_for(const Step& step, const ReplyContext& context);
 nlohmann::json completion_body(const Step& step, const ReplyContext& context);
 
 // Eventos SSE de uma resposta com streaming, cada um já com "data: ...\n\n",
-// o último sendo "data: [DONE]\n\n".
+// o último sendo "data: [DONE]\n\n". Com a peculiaridade stream_drops_tool_calls,
+// sem os deltas de tool calls (o finish_reason fica o do passo).
 std::vector<std::string> stream_events(const Step& step, const ReplyContext& context,
                                        bool include_usage);
 

@@ -3,8 +3,10 @@
 #include "hz/mock/embedded.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -49,10 +51,35 @@ std::optional<Error> read_text(const json& object, const char* key, std::string*
   return std::nullopt;
 }
 
+// Um inteiro JSON entre min e max. O nlohmann guarda inteiros grandes como
+// sem sinal; comparar antes de converter evita que 4294967295 vire -1 num int.
+bool integer_in_range(const json& value, long min, long max) {
+  if (value.is_number_unsigned()) {
+    const auto number = value.get<std::uint64_t>();
+    return (min <= 0 || number >= static_cast<std::uint64_t>(min)) &&
+           number <= static_cast<std::uint64_t>(max);
+  }
+  if (!value.is_number_integer()) return false;
+  const auto number = value.get<std::int64_t>();
+  return number >= min && number <= max;
+}
+
 std::optional<Error> read_count(const json& value, const std::string& field, long* out,
                                 const Where& where) {
-  if (!value.is_number_integer() || value.get<long>() < 0) {
+  if (!integer_in_range(value, 0, std::numeric_limits<long>::max())) {
     return where.fail(field, "esperava um número inteiro não negativo");
+  }
+  *out = value.get<long>();
+  return std::nullopt;
+}
+
+// Inteiro de min a max; `unit` (se houver) vai entre parênteses na mensagem:
+// campo "error.retry_after": esperava um inteiro de 0 a 86400 (segundos)
+std::optional<Error> read_bounded(const json& value, const std::string& field, long min, long max,
+                                  long* out, const Where& where, const std::string& unit = "") {
+  if (!integer_in_range(value, min, max)) {
+    return where.fail(field, "esperava um inteiro de " + std::to_string(min) + " a " +
+                                 std::to_string(max) + (unit.empty() ? "" : " (" + unit + ")"));
   }
   *out = value.get<long>();
   return std::nullopt;
@@ -87,9 +114,17 @@ std::optional<Error> read_quirks(const json& value, const std::string& field, Qu
       quirks->missing_ids = true;
     } else if (name == "no_usage") {
       quirks->no_usage = true;
+    } else if (name == "reject_stream_options") {
+      quirks->reject_stream_options = true;
+    } else if (name == "stream_ignores_usage") {
+      quirks->stream_ignores_usage = true;
+    } else if (name == "stream_drops_tool_calls") {
+      quirks->stream_drops_tool_calls = true;
     } else {
       return where.fail(item_field, "peculiaridade desconhecida \"" + name +
-                                        "\" (use arguments_as_object, missing_ids ou no_usage)");
+                                        "\" (use arguments_as_object, missing_ids, no_usage, "
+                                        "reject_stream_options, stream_ignores_usage ou "
+                                        "stream_drops_tool_calls)");
     }
   }
   return std::nullopt;
@@ -181,8 +216,9 @@ std::string default_error_type(int status) {
 std::optional<Error> read_http_error(const json& value, ScriptedHttpError* error,
                                      const Where& where) {
   if (!value.is_object()) return where.fail("error", "esperava um objeto");
-  if (auto e = reject_unknown(value, {"status", "message", "type", "code", "retry_after"}, where,
-                              "error.")) {
+  if (auto e = reject_unknown(
+          value, {"status", "message", "type", "code", "retry_after", "retry_after_ms"}, where,
+          "error.")) {
     return e;
   }
   auto status = value.find("status");
@@ -201,10 +237,26 @@ std::optional<Error> read_http_error(const json& value, ScriptedHttpError* error
   }
   if (auto it = value.find("retry_after"); it != value.end()) {
     long seconds = 0;
-    if (auto e = read_count(*it, "error.retry_after", &seconds, where)) return e;
+    if (auto e = read_bounded(*it, "error.retry_after", 0, kMaxRetryAfterSeconds, &seconds, where,
+                              "segundos")) {
+      return e;
+    }
     error->retry_after = static_cast<int>(seconds);
   }
+  if (auto it = value.find("retry_after_ms"); it != value.end()) {
+    long ms = 0;
+    if (auto e = read_bounded(*it, "error.retry_after_ms", 0, kMaxRetryAfterMs, &ms, where,
+                              "milissegundos")) {
+      return e;
+    }
+    error->retry_after_ms = static_cast<int>(ms);
+  }
   return std::nullopt;
+}
+
+// As falhas que mandam (parte de) uma resposta roteirizada.
+bool carries_reply(Fault fault) {
+  return fault == Fault::none || fault == Fault::truncate_stream || fault == Fault::stall_stream;
 }
 
 bool has_reply_fields(const json& step) {
@@ -218,11 +270,12 @@ bool has_reply_fields(const json& step) {
 std::optional<Error> read_step(const json& value, const Quirks& scenario_quirks, Step* step,
                                const Where& where) {
   if (!value.is_object()) return where.fail("", "esperava um objeto");
-  if (auto e = reject_unknown(value,
-                              {"comment", "content", "tool_calls", "usage", "finish_reason",
-                               "reasoning_content", "reasoning", "quirks", "repeat", "expect",
-                               "delay_ms", "error", "fault", "truncate_after"},
-                              where, "")) {
+  if (auto e = reject_unknown(
+          value,
+          {"comment", "content", "tool_calls", "usage", "finish_reason", "reasoning_content",
+           "reasoning", "quirks", "repeat", "expect", "delay_ms", "chunk_delay_ms", "error",
+           "fault", "truncate_after", "stall_after"},
+          where, "")) {
     return e;
   }
   if (auto e = read_text(value, "content", &step->content, where)) return e;
@@ -241,10 +294,14 @@ std::optional<Error> read_step(const json& value, const Quirks& scenario_quirks,
     }
     ScriptedUsage usage;
     if (auto p = it->find("prompt_tokens"); p != it->end()) {
-      if (auto e = read_count(*p, "usage.prompt_tokens", &usage.prompt_tokens, where)) return e;
+      if (auto e =
+              read_bounded(*p, "usage.prompt_tokens", 0, kMaxTokens, &usage.prompt_tokens, where)) {
+        return e;
+      }
     }
     if (auto c = it->find("completion_tokens"); c != it->end()) {
-      if (auto e = read_count(*c, "usage.completion_tokens", &usage.completion_tokens, where)) {
+      if (auto e = read_bounded(*c, "usage.completion_tokens", 0, kMaxTokens,
+                                &usage.completion_tokens, where)) {
         return e;
       }
     }
@@ -262,19 +319,28 @@ std::optional<Error> read_step(const json& value, const Quirks& scenario_quirks,
   if (auto it = value.find("repeat"); it != value.end()) {
     if (it->is_string() && it->get<std::string>() == "forever") {
       step->forever = true;
-    } else if (it->is_number_integer() && it->get<long>() >= 1 && it->get<long>() <= 1000000) {
+    } else if (integer_in_range(*it, 1, kMaxRepeat)) {
       step->repeat = it->get<int>();
     } else {
-      return where.fail("repeat", "esperava um inteiro positivo ou \"forever\"");
+      return where.fail(
+          "repeat", "esperava um inteiro de 1 a " + std::to_string(kMaxRepeat) + " ou \"forever\"");
     }
   }
   if (auto it = value.find("expect"); it != value.end()) {
     if (auto e = read_expectation(*it, &step->expect, where)) return e;
   }
+  long ms = 0;
   if (auto it = value.find("delay_ms"); it != value.end()) {
-    long ms = 0;
-    if (auto e = read_count(*it, "delay_ms", &ms, where)) return e;
-    step->delay_ms = static_cast<int>(std::min(ms, 3600L * 1000L));
+    if (auto e = read_bounded(*it, "delay_ms", 0, kMaxDelayMs, &ms, where, "milissegundos")) {
+      return e;
+    }
+    step->delay_ms = static_cast<int>(ms);
+  }
+  if (auto it = value.find("chunk_delay_ms"); it != value.end()) {
+    if (auto e = read_bounded(*it, "chunk_delay_ms", 0, kMaxDelayMs, &ms, where, "milissegundos")) {
+      return e;
+    }
+    step->chunk_delay_ms = static_cast<int>(ms);
   }
 
   if (auto it = value.find("error"); it != value.end()) {
@@ -297,11 +363,14 @@ std::optional<Error> read_step(const json& value, const Quirks& scenario_quirks,
       step->fault = Fault::malformed;
     } else if (name == "truncate_stream") {
       step->fault = Fault::truncate_stream;
+    } else if (name == "stall_stream") {
+      step->fault = Fault::stall_stream;
     } else {
       return where.fail("fault", "falha desconhecida \"" + name +
-                                     "\" (use hang, drop, malformed ou truncate_stream)");
+                                     "\" (use hang, drop, malformed, truncate_stream ou "
+                                     "stall_stream)");
     }
-    if (step->fault != Fault::truncate_stream && has_reply_fields(value)) {
+    if (!carries_reply(step->fault) && has_reply_fields(value)) {
       return where.fail("fault", "\"" + name + "\" não leva campos de resposta");
     }
   }
@@ -309,10 +378,25 @@ std::optional<Error> read_step(const json& value, const Quirks& scenario_quirks,
     if (step->fault != Fault::truncate_stream) {
       return where.fail("truncate_after", "só vale com \"fault\": \"truncate_stream\"");
     }
-    if (!it->is_number_integer() || it->get<long>() < 1 || it->get<long>() > 1000000) {
-      return where.fail("truncate_after", "esperava um inteiro positivo");
+    long events = 0;
+    if (auto e = read_bounded(*it, "truncate_after", 1, kMaxRepeat, &events, where)) return e;
+    step->truncate_after = static_cast<int>(events);
+  }
+  if (auto it = value.find("stall_after"); it != value.end()) {
+    if (step->fault != Fault::stall_stream) {
+      return where.fail("stall_after", "só vale com \"fault\": \"stall_stream\"");
     }
-    step->truncate_after = it->get<int>();
+    long events = 0;
+    if (auto e = read_bounded(*it, "stall_after", 0, kMaxRepeat, &events, where)) return e;
+    step->stall_after = static_cast<int>(events);
+  }
+  // Sem resposta roteirizada não há eventos para atrasar.
+  if (value.contains("chunk_delay_ms")) {
+    if (step->error) return where.fail("chunk_delay_ms", "não combina com \"error\"");
+    if (!carries_reply(step->fault)) {
+      return where.fail("chunk_delay_ms", "não combina com \"fault\": \"" +
+                                              std::string(to_string(step->fault)) + "\"");
+    }
   }
   return std::nullopt;
 }
@@ -353,15 +437,46 @@ std::optional<Error> read_workspace(const json& value, std::string_view origin,
   return std::nullopt;
 }
 
+std::optional<Error> read_selection(const json& value, Selection* selection, const Where& where) {
+  if (!value.is_string()) return where.fail("select", "esperava texto");
+  const auto name = value.get<std::string>();
+  if (name == "by_request") {
+    *selection = Selection::by_request;
+  } else if (name == "by_assistant_messages") {
+    *selection = Selection::by_assistant_messages;
+  } else {
+    return where.fail(
+        "select", "modo desconhecido \"" + name + "\" (use by_request ou by_assistant_messages)");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view to_string(Fault fault) {
   switch (fault) {
-    case Fault::none: return "none";
-    case Fault::hang: return "hang";
-    case Fault::drop: return "drop";
-    case Fault::malformed: return "malformed";
-    case Fault::truncate_stream: return "truncate_stream";
+    case Fault::none:
+      return "none";
+    case Fault::hang:
+      return "hang";
+    case Fault::drop:
+      return "drop";
+    case Fault::malformed:
+      return "malformed";
+    case Fault::truncate_stream:
+      return "truncate_stream";
+    case Fault::stall_stream:
+      return "stall_stream";
+  }
+  return "?";
+}
+
+std::string_view to_string(Selection selection) {
+  switch (selection) {
+    case Selection::by_request:
+      return "by_request";
+    case Selection::by_assistant_messages:
+      return "by_assistant_messages";
   }
   return "?";
 }
@@ -383,7 +498,7 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
   if (!document.is_object()) return where.fail("", "esperava um objeto JSON no topo");
   if (auto e = reject_unknown(document,
                               {"comment", "name", "description", "prompt", "workspace", "model",
-                               "quirks", "steps"},
+                               "quirks", "select", "steps"},
                               where, "")) {
     return *e;
   }
@@ -398,6 +513,9 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
   Quirks quirks;
   if (auto it = document.find("quirks"); it != document.end()) {
     if (auto e = read_quirks(*it, "quirks", &quirks, where)) return *e;
+  }
+  if (auto it = document.find("select"); it != document.end()) {
+    if (auto e = read_selection(*it, &scenario.select, where)) return *e;
   }
 
   auto steps = document.find("steps");

@@ -30,6 +30,29 @@ TEST_CASE("erro 429 tem corpo da OpenAI e Retry-After") {
     "param": null, "code": "rate_limit_exceeded"}})"));
 }
 
+TEST_CASE("retry_after_ms vira o cabeçalho retry-after-ms, com ou sem Retry-After") {
+  Served served(test::embedded_scenario("examples/retry-after-ms"));
+  auto both = served.post(test::user_only());
+  REQUIRE(both);
+  CHECK(both->status == 429);
+  CHECK(both->get_header_value("Retry-After") == "1");
+  CHECK(both->get_header_value("retry-after-ms") == "250");
+  auto only_ms = served.post(test::user_only());
+  REQUIRE(only_ms);
+  CHECK(only_ms->status == 503);
+  CHECK_FALSE(only_ms->has_header("Retry-After"));
+  CHECK(only_ms->get_header_value("retry-after-ms") == "40");
+  CHECK(served.chat(test::user_only())["choices"][0]["message"]["content"] == "Agora deu certo.");
+}
+
+TEST_CASE("o cabeçalho retry-after-ms sai em minúsculas, como a OpenAI manda") {
+  Served served(test::embedded_scenario("examples/retry-after-ms"));
+  auto reply = test::raw_post(served.port(), "/v1/chat/completions", test::user_only().dump());
+  CHECK(reply.bytes.rfind("HTTP/1.1 429 Too Many Requests\r\n", 0) == 0);
+  CHECK(reply.bytes.find("\r\nRetry-After: 1\r\n") != std::string::npos);
+  CHECK(reply.bytes.find("\r\nretry-after-ms: 250\r\n") != std::string::npos);
+}
+
 TEST_CASE("erros 500 e 401 seguem o roteiro e depois vem a resposta") {
   Served served(test::embedded_scenario("examples/http-errors"));
   served.post(test::user_only());

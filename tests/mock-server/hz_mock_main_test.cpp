@@ -5,6 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +78,20 @@ class Process {
   }
 
   std::string all_stderr() { return drain(err_[0]); }
+
+  // O stderr inteiro, se o processo fechá-lo (sair) em até timeout_ms; senão
+  // nullopt, e o destrutor mata o processo: um erro que não sai não trava o teste.
+  std::optional<std::string> stderr_if_exits(int timeout_ms) {
+    std::string text;
+    char buffer[1024];
+    while (true) {
+      pollfd fd{err_[0], POLLIN, 0};
+      if (poll(&fd, 1, timeout_ms) != 1) return std::nullopt;
+      const ssize_t n = read(err_[0], buffer, sizeof buffer);
+      if (n <= 0) return text;
+      text.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
   std::string all_stdout() { return drain(out_[0]); }
 
  private:
@@ -138,6 +155,63 @@ TEST_CASE("hz-mock com cenário inválido sai com 2 e diz o motivo") {
   CHECK(bad_port.finish(0) == 2);
   CHECK(bad_port.all_stderr().find("--port espera um número de 0 a 65535, veio \"abc\"") !=
         std::string::npos);
+}
+
+TEST_CASE("hz-mock recusa --host vazio com erro de uso") {
+  for (const auto& args : {std::vector<std::string>{"--scenario", "monday", "--host", ""},
+                           std::vector<std::string>{"--scenario", "monday", "--host="}}) {
+    Process mock(args);
+    const auto err = mock.stderr_if_exits(5000);
+    REQUIRE(err);
+    CHECK(*err ==
+          "hz-mock: --host espera um endereço (ex.: 127.0.0.1), veio vazio\n"
+          "(use --help para ver as opções)\n");
+    CHECK(mock.finish(0) == 2);
+    CHECK(mock.all_stdout().empty());
+  }
+}
+
+// Um cenário num arquivo temporário, apagado no fim do teste.
+struct TempScenario {
+  explicit TempScenario(const std::string& text) {
+    path = std::filesystem::temp_directory_path() /
+           ("hz-mock-main-test-" + std::to_string(getpid()) + ".json");
+    std::ofstream(path) << text;
+  }
+  ~TempScenario() { std::filesystem::remove(path); }
+  std::filesystem::path path;
+};
+
+TEST_CASE("hz-mock escapa bytes de controle do cenário e dos pedidos no terminal") {
+  // Nome com ESC (mudaria a cor do terminal) e uma expectativa que mostra o que chegou.
+  TempScenario scenario(R"({"name": "cor\u001b[31m", "steps": [{"expect": {"last_contains": "x"},
+                                                                "content": "ok"}]})");
+  Process mock({"--scenario", scenario.path.string()});
+  const int port = port_of(mock.first_line());
+  httplib::Client client("127.0.0.1", port);
+  json body = test::user_only("titulo\x1b]0;invadido\x07 e\nlinha falsa \xc2\x9b 2J");
+  client.Post("/v1/chat/completions", body.dump(), "application/json");
+  client.Post("/v1/chat/completions", body.dump(), "application/json");
+  CHECK(mock.finish(SIGTERM) == 1);
+  const std::string err = mock.all_stderr();
+  CHECK(err.find('\x1b') == std::string::npos);
+  CHECK(err.find('\x07') == std::string::npos);
+  CHECK(err.find("\xc2\x9b") == std::string::npos);
+  CHECK(err.find("hz-mock: cenário cor\\x1b[31m (1 passo) em http://127.0.0.1:") == 0);
+  // A expectativa já troca \n por espaço no trecho; o resto vira escape visível.
+  CHECK(err.find("hz-mock: falha: passo 1 (pedido 1): esperava que a última mensagem contivesse "
+                 "\"x\", veio \"titulo\\x1b]0;invadido\\x07 e linha falsa \\u009b 2J\"\n") !=
+        std::string::npos);
+  CHECK(err.find("hz-mock: falha: pedido 2: o roteiro \"cor\\x1b[31m\" acabou") !=
+        std::string::npos);
+}
+
+TEST_CASE("hz-mock escapa bytes de controle nos erros do cenário") {
+  TempScenario scenario("{\"steps\": [{\"conten\\u001b[2J\": \"x\"}]}");
+  Process mock({"--scenario", scenario.path.string()});
+  CHECK(mock.finish(0) == 2);
+  CHECK(mock.all_stderr() == "hz-mock: " + scenario.path.filename().string() +
+                                 ": passo 1: campo \"conten\\x1b[2J\": campo desconhecido\n");
 }
 
 TEST_CASE("hz-mock --help mostra o uso em português") {

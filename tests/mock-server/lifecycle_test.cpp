@@ -71,6 +71,14 @@ TEST_CASE("porta ocupada dá erro claro") {
                                       " (endereço inválido ou porta em uso?)");
 }
 
+TEST_CASE("start com endereço vazio é erro em vez de uma URL sem host") {
+  MockServer server(forever());
+  auto result = server.start("");
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.error().message == "endereço vazio: use, por exemplo, 127.0.0.1");
+  CHECK(server.port() == 0);
+}
+
 TEST_CASE("dezenas de ciclos de start e stop são rápidos mesmo com cliente ocioso") {
   double worst_stop_ms = 0;
   double total_ms = 0;

@@ -128,5 +128,98 @@ TEST_CASE("no_usage em streaming não manda o pedaço de uso mesmo com include_u
   }
 }
 
+json stream_with_usage() {
+  json body = test::user_only();
+  body["stream"] = true;
+  body["stream_options"] = {{"include_usage", true}};
+  return body;
+}
+
+TEST_CASE("reject_stream_options recusa com 400 e o pedido recusado não gasta o passo") {
+  Served served(test::embedded_scenario("examples/stream-quirks"));
+  auto rejected = served.post(stream_with_usage());
+  REQUIRE(rejected);
+  CHECK(rejected->status == 400);
+  CHECK(
+      json::parse(rejected->body) ==
+      json::parse(R"({"error": {"message": "Unrecognized request argument supplied: stream_options",
+                        "type": "invalid_request_error", "param": null, "code": null}})"));
+  // A segunda tentativa (a mesma, sem stream_options) recebe o mesmo passo 1.
+  json retry = stream_with_usage();
+  retry.erase("stream_options");
+  auto res = served.post(retry);
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  std::string content;
+  for (const auto& text : test::sse_data(res->body)) {
+    if (text == "[DONE]") continue;
+    const json delta = json::parse(text)["choices"][0]["delta"];
+    if (delta.contains("content")) content += delta["content"].get<std::string>();
+  }
+  CHECK(content == "Respondi sem stream_options.");
+  // Só o passo com a peculiaridade recusa; a recusa não é falha do roteiro.
+  CHECK(streamed_chunks(served).size() > 1);
+  CHECK(served.server().failures().empty());
+  CHECK(served.server().requests().size() == 3);
+}
+
+TEST_CASE("reject_stream_options vale para stream_options de qualquer jeito e no cenário todo") {
+  Served served(test::scenario_from(
+      R"({"quirks": ["reject_stream_options"], "steps": [{"content": "a"}, {"content": "b"}]})"));
+  json body = test::user_only();
+  body["stream_options"] = nullptr;  // a chave basta, mesmo sem stream
+  auto res = served.post(body);
+  REQUIRE(res);
+  CHECK(res->status == 400);
+  CHECK(message_of(served.chat(test::user_only()))["content"] == "a");
+  CHECK(served.post(stream_with_usage())->status == 400);
+  CHECK(message_of(served.chat(test::user_only()))["content"] == "b");
+}
+
+TEST_CASE("stream_ignores_usage não manda uso em streaming mas mantém sem streaming") {
+  Served served(test::scenario_from(
+      R"({"steps": [{"content": "x", "usage": {"prompt_tokens": 5, "completion_tokens": 1},
+                     "quirks": ["stream_ignores_usage"], "repeat": 2}]})"));
+  json chunks = streamed_chunks(served);  // pedido com include_usage
+  REQUIRE(chunks.size() >= 3);
+  for (const auto& chunk : chunks) {
+    CHECK_FALSE(chunk.contains("usage"));  // como quem ignora stream_options: nem "usage": null
+    CHECK(chunk["choices"].size() == 1);
+  }
+  CHECK(served.chat(test::user_only())["usage"] ==
+        json{{"prompt_tokens", 5}, {"completion_tokens", 1}, {"total_tokens", 6}});
+}
+
+TEST_CASE("stream_drops_tool_calls manda o texto sem tool calls e finish_reason tool_calls") {
+  Served served(test::embedded_scenario("examples/stream-quirks"));
+  served.chat(test::user_only());
+  served.chat(test::user_only());
+  json chunks = streamed_chunks(served);
+  std::string content;
+  std::string finish;
+  for (const auto& chunk : chunks) {
+    if (chunk["choices"].empty()) continue;
+    const json& choice = chunk["choices"][0];
+    CHECK_FALSE(choice["delta"].contains("tool_calls"));
+    if (choice["delta"].contains("content")) {
+      content += choice["delta"]["content"].get<std::string>();
+    }
+    if (!choice["finish_reason"].is_null()) finish = choice["finish_reason"];
+  }
+  CHECK(content == "Vou ler o arquivo.");
+  CHECK(finish == "tool_calls");
+  CHECK(chunks.back()["usage"].is_object());  // o resto do streaming segue normal
+}
+
+TEST_CASE("stream_drops_tool_calls sem streaming manda a resposta inteira") {
+  Served served(test::embedded_scenario("examples/stream-quirks"));
+  served.chat(test::user_only());
+  served.chat(test::user_only());
+  json reply = served.chat(test::user_only());
+  CHECK(reply["choices"][0]["finish_reason"] == "tool_calls");
+  CHECK(message_of(reply)["tool_calls"] == json::parse(R"([{"id": "call_1", "type": "function",
+        "function": {"name": "read_file", "arguments": "{\"path\":\"a.txt\"}"}}])"));
+}
+
 }  // namespace
 }  // namespace hz::mock

@@ -158,8 +158,8 @@ TEST_CASE("erro de tipo num passo nomeia arquivo passo e campo") {
   CHECK(parse_error(R"({"steps": [{"tool_calls": [{"name": "x", "arguments": 5}]}]})") ==
         "monday.json: passo 1: campo \"tool_calls[0].arguments\": esperava um objeto ou texto");
   CHECK(parse_error(R"({"steps": [{"usage": {"prompt_tokens": -1}}]})") ==
-        "monday.json: passo 1: campo \"usage.prompt_tokens\": esperava um número inteiro não "
-        "negativo");
+        "monday.json: passo 1: campo \"usage.prompt_tokens\": esperava um inteiro de 0 a "
+        "1000000000");
   CHECK(parse_error(R"({"steps": [{"conten": "x"}]})") ==
         "monday.json: passo 1: campo \"conten\": campo desconhecido");
   CHECK(parse_error(R"({"steps": [{"expect": {"last_role": "robot"}}]})") ==
@@ -173,7 +173,7 @@ TEST_CASE("erro de tipo num passo nomeia arquivo passo e campo") {
 TEST_CASE("falha desconhecida e combinações inválidas são recusadas") {
   CHECK(parse_error(R"({"steps": [{"fault": "explode"}]})") ==
         "monday.json: passo 1: campo \"fault\": falha desconhecida \"explode\" (use hang, drop, "
-        "malformed ou truncate_stream)");
+        "malformed, truncate_stream ou stall_stream)");
   CHECK(parse_error(R"({"steps": [{"fault": "drop", "content": "x"}]})") ==
         "monday.json: passo 1: campo \"fault\": \"drop\" não leva campos de resposta");
   CHECK(parse_error(R"({"steps": [{"error": {"status": 500}, "content": "x"}]})") ==
@@ -188,16 +188,120 @@ TEST_CASE("falha desconhecida e combinações inválidas são recusadas") {
         "\"truncate_stream\"");
   CHECK(parse_error(R"({"steps": [{"quirks": ["sem_nada"]}]})") ==
         "monday.json: passo 1: campo \"quirks[0]\": peculiaridade desconhecida \"sem_nada\" (use "
-        "arguments_as_object, missing_ids ou no_usage)");
+        "arguments_as_object, missing_ids, no_usage, reject_stream_options, stream_ignores_usage "
+        "ou stream_drops_tool_calls)");
 }
 
 TEST_CASE("repeat inválido e passo depois de forever são recusados") {
   CHECK(parse_error(R"({"steps": [{"repeat": 0}]})") ==
-        "monday.json: passo 1: campo \"repeat\": esperava um inteiro positivo ou \"forever\"");
+        "monday.json: passo 1: campo \"repeat\": esperava um inteiro de 1 a 1000000 ou "
+        "\"forever\"");
   CHECK(parse_error(R"({"steps": [{"repeat": "sempre"}]})") ==
-        "monday.json: passo 1: campo \"repeat\": esperava um inteiro positivo ou \"forever\"");
+        "monday.json: passo 1: campo \"repeat\": esperava um inteiro de 1 a 1000000 ou "
+        "\"forever\"");
+  CHECK(parse_error(R"({"steps": [{"repeat": 1000001}]})") ==
+        "monday.json: passo 1: campo \"repeat\": esperava um inteiro de 1 a 1000000 ou "
+        "\"forever\"");
+  CHECK(test::scenario_from(R"({"steps": [{"repeat": 1000000}]})").steps[0].repeat == 1000000);
   CHECK(parse_error(R"({"steps": [{"repeat": "forever"}, {}]})") ==
         "monday.json: passo 2: nunca seria usado: o passo 1 repete para sempre");
+}
+
+TEST_CASE("números fora da faixa são recusados com a faixa na mensagem") {
+  // 4294967295 não pode virar -1 num int (antes saía "Retry-After: -1").
+  CHECK(parse_error(R"({"steps": [{"error": {"status": 429, "retry_after": 4294967295}}]})") ==
+        "monday.json: passo 1: campo \"error.retry_after\": esperava um inteiro de 0 a 86400 "
+        "(segundos)");
+  CHECK(parse_error(R"({"steps": [{"error": {"status": 429, "retry_after": -1}}]})") ==
+        "monday.json: passo 1: campo \"error.retry_after\": esperava um inteiro de 0 a 86400 "
+        "(segundos)");
+  CHECK(parse_error(R"({"steps": [{"error": {"status": 429, "retry_after": 1.5}}]})") ==
+        "monday.json: passo 1: campo \"error.retry_after\": esperava um inteiro de 0 a 86400 "
+        "(segundos)");
+  CHECK(parse_error(R"({"steps": [{"error": {"status": 429, "retry_after_ms": 86400001}}]})") ==
+        "monday.json: passo 1: campo \"error.retry_after_ms\": esperava um inteiro de 0 a "
+        "86400000 (milissegundos)");
+  CHECK(parse_error(R"({"steps": [{"usage": {"completion_tokens": 1000000001}}]})") ==
+        "monday.json: passo 1: campo \"usage.completion_tokens\": esperava um inteiro de 0 a "
+        "1000000000");
+  CHECK(parse_error(R"({"steps": [{"usage": {"prompt_tokens": 18446744073709551615}}]})") ==
+        "monday.json: passo 1: campo \"usage.prompt_tokens\": esperava um inteiro de 0 a "
+        "1000000000");
+  CHECK(parse_error(R"({"steps": [{"delay_ms": 3600001}]})") ==
+        "monday.json: passo 1: campo \"delay_ms\": esperava um inteiro de 0 a 3600000 "
+        "(milissegundos)");
+  CHECK(parse_error(R"({"steps": [{"chunk_delay_ms": -5}]})") ==
+        "monday.json: passo 1: campo \"chunk_delay_ms\": esperava um inteiro de 0 a 3600000 "
+        "(milissegundos)");
+  CHECK(parse_error(R"({"steps": [{"fault": "truncate_stream", "truncate_after": 0}]})") ==
+        "monday.json: passo 1: campo \"truncate_after\": esperava um inteiro de 1 a 1000000");
+  CHECK(parse_error(R"({"steps": [{"fault": "stall_stream", "stall_after": 1000001}]})") ==
+        "monday.json: passo 1: campo \"stall_after\": esperava um inteiro de 0 a 1000000");
+  CHECK(parse_error(R"({"steps": [{"expect": {"message_count": 18446744073709551615}}]})") ==
+        "monday.json: passo 1: campo \"expect.message_count\": esperava um número inteiro não "
+        "negativo");
+}
+
+TEST_CASE("os limites exatos das faixas são aceitos") {
+  auto scenario = test::scenario_from(R"({"steps": [
+      {"error": {"status": 429, "retry_after": 86400, "retry_after_ms": 86400000}},
+      {"usage": {"prompt_tokens": 1000000000, "completion_tokens": 0}, "delay_ms": 3600000,
+       "chunk_delay_ms": 3600000}]})");
+  CHECK(scenario.steps[0].error->retry_after == 86400);
+  CHECK(scenario.steps[0].error->retry_after_ms == 86400000);
+  CHECK(scenario.steps[1].usage->prompt_tokens == 1000000000);
+  CHECK(scenario.steps[1].delay_ms == 3600000);
+  CHECK(scenario.steps[1].chunk_delay_ms == 3600000);
+}
+
+TEST_CASE("campos novos de falhas e de streaming são lidos") {
+  auto scenario = test::scenario_from(R"({"quirks": ["stream_ignores_usage"], "steps": [
+      {"error": {"status": 503, "retry_after_ms": 1500}},
+      {"fault": "stall_stream", "stall_after": 0, "content": "x", "chunk_delay_ms": 7},
+      {"fault": "stall_stream"},
+      {"content": "y", "quirks": ["reject_stream_options", "stream_drops_tool_calls"]}]})");
+  CHECK(scenario.select == Selection::by_request);
+  CHECK(scenario.steps[0].error->retry_after_ms == 1500);
+  CHECK_FALSE(scenario.steps[0].error->retry_after);
+  CHECK(scenario.steps[1].fault == Fault::stall_stream);
+  CHECK(scenario.steps[1].stall_after == 0);
+  CHECK(scenario.steps[1].chunk_delay_ms == 7);
+  CHECK(scenario.steps[1].content == "x");
+  CHECK_FALSE(scenario.steps[2].stall_after);
+  CHECK(to_string(Fault::stall_stream) == "stall_stream");
+  const Quirks& quirks = scenario.steps[3].quirks;
+  CHECK(quirks.reject_stream_options);
+  CHECK(quirks.stream_drops_tool_calls);
+  CHECK(quirks.stream_ignores_usage);
+  CHECK_FALSE(scenario.steps[1].quirks.reject_stream_options);
+  CHECK(scenario.steps[1].quirks.stream_ignores_usage);
+}
+
+TEST_CASE("select escolhe o modo de escolha dos passos") {
+  auto scenario = test::scenario_from(R"({"select": "by_assistant_messages", "steps": [{}]})");
+  CHECK(scenario.select == Selection::by_assistant_messages);
+  CHECK(to_string(scenario.select) == "by_assistant_messages");
+  CHECK(test::scenario_from(R"({"select": "by_request", "steps": [{}]})").select ==
+        Selection::by_request);
+  CHECK(parse_error(R"({"select": "by_turn", "steps": [{}]})") ==
+        "monday.json: campo \"select\": modo desconhecido \"by_turn\" (use by_request ou "
+        "by_assistant_messages)");
+  CHECK(parse_error(R"({"select": 1, "steps": [{}]})") ==
+        "monday.json: campo \"select\": esperava texto");
+}
+
+TEST_CASE("stall_after e chunk_delay_ms só valem onde há resposta") {
+  CHECK(parse_error(R"({"steps": [{"stall_after": 2}]})") ==
+        "monday.json: passo 1: campo \"stall_after\": só vale com \"fault\": \"stall_stream\"");
+  CHECK(parse_error(R"({"steps": [{"fault": "truncate_stream", "stall_after": 2}]})") ==
+        "monday.json: passo 1: campo \"stall_after\": só vale com \"fault\": \"stall_stream\"");
+  CHECK(parse_error(R"({"steps": [{"error": {"status": 500}, "chunk_delay_ms": 5}]})") ==
+        "monday.json: passo 1: campo \"chunk_delay_ms\": não combina com \"error\"");
+  CHECK(parse_error(R"({"steps": [{"fault": "hang", "chunk_delay_ms": 5}]})") ==
+        "monday.json: passo 1: campo \"chunk_delay_ms\": não combina com \"fault\": \"hang\"");
+  CHECK(parse_error(R"({"steps": [{"error": {"status": 429, "retry_after_ms": "1"}}]})") ==
+        "monday.json: passo 1: campo \"error.retry_after_ms\": esperava um inteiro de 0 a "
+        "86400000 (milissegundos)");
 }
 
 TEST_CASE("arquivo inexistente dá erro com o caminho") {

@@ -100,6 +100,37 @@ struct RawReply {
 // POST com "Connection: close", lendo até o servidor fechar (teto de 5 s).
 RawReply raw_post(int port, const std::string& path, const std::string& body);
 
+// O texto de um POST HTTP/1.1 com corpo JSON; `close` pede "Connection: close".
+std::string post_text(const std::string& path, const std::string& body, bool close = true);
+
+// Uma conexão TCP crua com 127.0.0.1:port, aberta enquanto o objeto viver.
+// Serve para segurar conexões (ociosas, pela metade, esperando) e para ler a
+// resposta aos poucos, com prazo: nenhum método espera mais que o timeout dado.
+class RawConnection {
+ public:
+  enum class End { eof, reset, timeout };
+
+  explicit RawConnection(int port);
+  ~RawConnection();
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  void send(const std::string& bytes);
+  // Lê até `marker` aparecer `times` vezes no que chegou (devolve true), o
+  // servidor fechar ou passar timeout_ms sem chegar nada (devolve false).
+  bool read_until(const std::string& marker, int timeout_ms, int times = 1);
+  // Lê até o servidor fechar ou passar timeout_ms sem chegar nada.
+  End read_to_end(int timeout_ms);
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  // Um recv com prazo: >0 bytes lidos, 0 fim, -1 erro, -2 prazo.
+  long receive(int timeout_ms);
+
+  int fd_ = -1;
+  std::string bytes_;
+};
+
 // Os "data:" de um corpo SSE, na ordem. Falha o teste se um evento não
 // seguir o enquadramento "data: ...\n\n".
 std::vector<std::string> sse_data(const std::string& body);

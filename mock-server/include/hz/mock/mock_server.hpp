@@ -6,6 +6,7 @@
 // roteiro) para os testes conferirem.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -26,6 +27,12 @@ struct RecordedRequest {
   nlohmann::json body;   // corpo lido como JSON (null se não era JSON)
 };
 
+// Quantas conexões o servidor atende ao mesmo tempo, cada uma na sua thread
+// (criadas sob demanda). Pedidos "hang", conexões keep-alive ociosas e
+// clientes lentos ocupam uma cada; só além deste teto uma conexão nova espera
+// outra terminar.
+inline constexpr std::size_t kMaxConcurrentConnections = 256;
+
 class MockServer {
  public:
   explicit MockServer(Scenario scenario);
@@ -34,11 +41,11 @@ class MockServer {
   MockServer& operator=(const MockServer&) = delete;
 
   // Abre host:port (0 = porta efêmera) numa thread própria e só volta quando
-  // já aceita conexões. Devolve a porta.
+  // já aceita conexões. Devolve a porta. host vazio é erro.
   Result<int> start(const std::string& host = "127.0.0.1", int port = 0);
 
   // Para rápido (dezenas de milissegundos no pior caso), mesmo com conexões
-  // keep-alive ociosas ou um passo "hang" em andamento. Idempotente.
+  // keep-alive ociosas ou um passo "hang"/"stall_stream" em andamento. Idempotente.
   void stop();
 
   std::string base_url() const;  // "http://HOST:PORT/v1"

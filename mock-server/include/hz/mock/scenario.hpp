@@ -7,13 +7,15 @@
 //     "workspace": "workspaces/monday",          (opcional)
 //     "model": "hz-mock",                        (opcional)
 //     "quirks": ["missing_ids"],                 (opcional, vale para todos os passos)
+//     "select": "by_assistant_messages",         (opcional; padrão "by_request")
 //     "steps": [ { ...passo... }, ... ]
 //   }
 //
 // Cada passo responde a um pedido (ou a vários, com "repeat"): uma resposta
 // (content, tool_calls, usage, finish_reason, reasoning_content, reasoning),
-// ou uma falha ("error" HTTP, ou "fault": hang/drop/malformed/truncate_stream),
-// com "expect" opcional conferindo o pedido que chegou e "delay_ms".
+// ou uma falha ("error" HTTP, ou "fault": hang/drop/malformed/truncate_stream/
+// stall_stream), com "expect" opcional conferindo o pedido que chegou,
+// "delay_ms" e "chunk_delay_ms".
 //
 // parse_scenario nunca lança: qualquer problema volta como Error com o nome
 // do arquivo, o passo (contado a partir de 1) e o campo, por exemplo
@@ -31,9 +33,16 @@
 
 namespace hz::mock {
 
+// Limites do formato: um valor fora deles é erro no arquivo, com a faixa na mensagem.
+inline constexpr long kMaxTokens = 1000000000;        // usage.prompt_tokens, completion_tokens
+inline constexpr long kMaxRepeat = 1000000;           // repeat, truncate_after, stall_after
+inline constexpr long kMaxRetryAfterSeconds = 86400;  // error.retry_after (um dia)
+inline constexpr long kMaxDelayMs = 3600L * 1000L;    // delay_ms, chunk_delay_ms (uma hora)
+inline constexpr long kMaxRetryAfterMs = kMaxRetryAfterSeconds * 1000L;  // error.retry_after_ms
+
 // Uma tool call roteirizada.
 struct ScriptedToolCall {
-  std::string id;         // vazio: o servidor gera "call_<pedido>_<i>"
+  std::string id;  // vazio: o servidor gera "call_<pedido ou posição>_<i>"
   std::string name;
   std::string arguments;  // texto exatamente como vai no fio (pode ser JSON inválido)
 };
@@ -48,8 +57,9 @@ struct ScriptedHttpError {
   int status = 500;
   std::string message;
   std::string type;
-  std::optional<std::string> code;  // nullopt: "code": null
-  std::optional<int> retry_after;   // segundos, vira o cabeçalho Retry-After
+  std::optional<std::string> code;    // nullopt: "code": null
+  std::optional<int> retry_after;     // segundos, vira o cabeçalho Retry-After
+  std::optional<int> retry_after_ms;  // milissegundos, vira o cabeçalho retry-after-ms
 };
 
 enum class Fault {
@@ -58,6 +68,7 @@ enum class Fault {
   drop,             // fecha a conexão sem resposta nenhuma
   malformed,        // 200 com um corpo que não é JSON
   truncate_stream,  // corta a resposta no meio (sem [DONE] no streaming)
+  stall_stream,     // manda o começo e fica em silêncio com a conexão aberta
 };
 
 // Variações de provedores reais que o harness precisa tolerar.
@@ -65,6 +76,10 @@ struct Quirks {
   bool arguments_as_object = false;  // "arguments" vai como objeto JSON, não como texto
   bool missing_ids = false;          // tool calls sem "id"
   bool no_usage = false;             // resposta sem "usage"
+  // Servidores que não implementam o streaming inteiro:
+  bool reject_stream_options = false;    // pedido com "stream_options" recebe HTTP 400
+  bool stream_ignores_usage = false;     // em streaming, nunca manda o uso (ignora include_usage)
+  bool stream_drops_tool_calls = false;  // em streaming, manda o texto mas não as tool calls
 };
 
 // Conferências sobre o pedido que chega num passo. Campo vazio: não confere.
@@ -94,12 +109,20 @@ struct Step {
   bool forever = false;
 
   Expectation expect;
-  int delay_ms = 0;  // espera antes de responder (qualquer que seja a resposta)
+  int delay_ms = 0;        // espera antes de responder (qualquer que seja a resposta)
+  int chunk_delay_ms = 0;  // espera antes de cada evento SSE (sem streaming: de cada 64 bytes)
 
   // Falhas: no máximo uma das duas.
   std::optional<ScriptedHttpError> error;
   Fault fault = Fault::none;
-  int truncate_after = 0;  // truncate_stream: eventos enviados antes do corte (0: metade)
+  int truncate_after = 0;          // truncate_stream: eventos enviados antes do corte (0: metade)
+  std::optional<int> stall_after;  // stall_stream: eventos antes do silêncio (nullopt: metade)
+};
+
+// Como o servidor escolhe o passo que responde a um pedido.
+enum class Selection {
+  by_request,             // pela ordem dos pedidos: o 1º pedido usa o passo 1, ...
+  by_assistant_messages,  // pela conversa: K mensagens "assistant" no pedido usam a posição K
 };
 
 struct Scenario {
@@ -107,7 +130,8 @@ struct Scenario {
   std::string description;
   std::string prompt;  // pedido padrão do demo
   std::optional<std::filesystem::path> workspace;  // fixture, caminho absoluto
-  std::string model = "hz-mock";  // anunciado em /v1/models
+  std::string model = "hz-mock";                   // anunciado em /v1/models
+  Selection select = Selection::by_request;
   std::vector<Step> steps;
   std::string origin;  // nome usado nas mensagens (ex.: "monday.json")
 };
@@ -122,5 +146,6 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
 Result<Scenario> load_scenario(const std::filesystem::path& path);
 
 std::string_view to_string(Fault fault);
+std::string_view to_string(Selection selection);
 
 }  // namespace hz::mock
