@@ -526,6 +526,10 @@ int plan_for(const fs::path& root, const Course& course, const std::string& stag
   if (course.stages.find(stage) == nullptr) {
     return usage_error(err, "etapa desconhecida: " + stage);
   }
+  std::error_code ec;
+  if (!fs::is_directory(root / "solutions" / stage, ec)) {
+    return usage_error(err, "a referência " + root.generic_string() + " não tem solutions/" + stage);
+  }
   plan = plan_stage(root, stage, course.stages, course.catalog);
   if (!plan.errors.empty()) {
     for (const std::string& e : plan.errors) err << e << "\n";

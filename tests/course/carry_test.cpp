@@ -267,6 +267,12 @@ TEST_CASE("fill: marcadores quebrados na cópia são erro; uso sem opções e se
   CHECK(usage.err ==
         "hz-course: uso: fill --root CÓPIA --reference CURSO --stage NN-nome\n"
         "veja: hz-course help\n");
+  course.write("etapas/stages.txt", small::kStages + "03-c: x\n");
+  const auto no_stage = run_course(
+      {"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "03-c"});
+  CHECK(no_stage.code == 2);
+  CHECK(no_stage.err == "hz-course: a referência " + course.root().generic_string() +
+                            " não tem solutions/03-c\nveja: hz-course help\n");
   const auto no_solutions =
       run_course({"fill", "--root", copy.path(), "--reference", copy.path(), "--stage", "02-b"});
   CHECK(no_solutions.code == 2);
