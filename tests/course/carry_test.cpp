@@ -250,7 +250,7 @@ TEST_CASE("fill na primeira etapa não tem o que trocar") {
   CHECK(copy.read("exercises/01-a/soma.cpp") == small::kSomaExercise01);
 }
 
-TEST_CASE("fill: marcadores quebrados na cópia são erro; uso sem opções e sem solutions/") {
+TEST_CASE("fill: marcadores quebrados na cópia são erro, e o uso sem opções ou sem solutions/ também") {
   Tree course;
   write_generated(course);
   Tree copy;
@@ -268,8 +268,8 @@ TEST_CASE("fill: marcadores quebrados na cópia são erro; uso sem opções e se
         "hz-course: uso: fill --root CÓPIA --reference CURSO --stage NN-nome\n"
         "veja: hz-course help\n");
   course.write("etapas/stages.txt", small::kStages + "03-c: x\n");
-  const auto no_stage = run_course(
-      {"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "03-c"});
+  const auto no_stage =
+      run_course({"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "03-c"});
   CHECK(no_stage.code == 2);
   CHECK(no_stage.err == "hz-course: a referência " + course.root().generic_string() +
                             " não tem solutions/03-c\nveja: hz-course help\n");

@@ -36,7 +36,7 @@ std::string usage_message(const std::string& message) {
 
 }  // namespace
 
-TEST_CASE("sem subcomando, a ajuda vai para o stderr com código 2; help a põe no stdout") {
+TEST_CASE("sem subcomando a ajuda vai para o stderr com código 2, e help a põe no stdout") {
   const auto none = run_course({});
   CHECK(none.code == 2);
   CHECK(none.out == "");

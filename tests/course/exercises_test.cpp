@@ -134,7 +134,7 @@ TEST_CASE("include: só includes do sistema ganham um bloco novo depois deles") 
             kStubbed);
 }
 
-TEST_CASE("include: sem nenhum include, no começo; num cabeçalho, depois do #pragma once") {
+TEST_CASE("include: sem nenhum include vai no começo, e num cabeçalho depois do #pragma once") {
   CHECK(stubbed_with("") == "#include \"hz/not_implemented.hpp\"\n\n" + kStubbed);
   CHECK(stubbed_with("#pragma once\n\n") ==
         "#pragma once\n\n#include \"hz/not_implemented.hpp\"\n\n" + kStubbed);

@@ -63,7 +63,7 @@ TEST_CASE("normalize_output troca a porta do mock por ...") {
   CHECK(normalize_output("10.0.0.1:8080\n", "") == "10.0.0.1:8080\n");
 }
 
-TEST_CASE("normalize_output troca as pastas temporárias hz-<nome>-XXXXXX") {
+TEST_CASE("normalize_output troca as pastas temporárias hz-NOME-XXXXXX") {
   CHECK(normalize_output("workspace: /tmp/hz-ws-AbC123/src/a.cpp\n", "") ==
         "workspace: /tmp/hz-ws-.../src/a.cpp\n");
   CHECK(normalize_output("'/var/tmp/x/hz-work-space-q1W2e3' e \"/tmp/hz-b-zzzzzz\"", "") ==

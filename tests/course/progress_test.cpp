@@ -340,7 +340,7 @@ TEST_CASE("progress: uma linha por etapa com relatório e o próximo passo") {
   CHECK(done.code == 0);
 }
 
-TEST_CASE("progress sem nenhum relatório sai com 1; sem --junit-dir é erro de uso") {
+TEST_CASE("progress sem nenhum relatório sai com 1, e sem --junit-dir é erro de uso") {
   Tree t;
   write_course_root(t);
   const auto none = run_course({"progress", "--root", t.path(), "--junit-dir", t.path("r")});
