@@ -250,7 +250,8 @@ TEST_CASE("fill na primeira etapa não tem o que trocar") {
   CHECK(copy.read("exercises/01-a/soma.cpp") == small::kSomaExercise01);
 }
 
-TEST_CASE("fill: marcadores quebrados na cópia são erro, e o uso sem opções ou sem solutions/ também") {
+TEST_CASE(
+    "fill: marcadores quebrados na cópia são erro, e o uso sem opções ou sem solutions/ também") {
   Tree course;
   write_generated(course);
   Tree copy;
