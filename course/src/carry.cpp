@@ -21,7 +21,8 @@ std::map<std::string, FoundRegion> regions_of(const fs::path& root, const StageP
                                               std::vector<std::string>& errors) {
   std::map<std::string, FoundRegion> found;
   for (const PlannedFile& f : plan.files) {
-    if (f.stubs.empty()) continue;
+    // Um fonte sem stubs no plano ainda é lido: marcadores quebrados aparecem.
+    if (!is_marked_source(f.rel)) continue;
     const fs::path path = root / "exercises" / plan.stage / f.rel;
     const std::string shown = display_path(root, path);
     const std::optional<std::string> text = read_file(path);
@@ -78,7 +79,7 @@ CarryReport carry_answers(const fs::path& root, const StagePlan& from_plan,
   CarryReport report;
   const std::map<std::string, FoundRegion> from = regions_of(root, from_plan, report.errors);
   for (const PlannedFile& f : to_plan.files) {
-    if (f.stubs.empty()) continue;
+    if (!is_marked_source(f.rel)) continue;
     const fs::path path = root / "exercises" / to_plan.stage / f.rel;
     const std::string shown = display_path(root, path);
     rewrite_regions(

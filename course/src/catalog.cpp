@@ -1,8 +1,8 @@
 #include "hz/course/catalog.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
-#include <optional>
 #include <regex>
 #include <set>
 
@@ -34,13 +34,16 @@ std::vector<std::string> words(std::string_view s) {
   return out;
 }
 
-// "1. texto": o número e o texto; -1 se a linha não abre um item.
+// "1. texto": o número e o texto; -1 se a linha não abre um item (um número
+// que não cabe num int também não abre: é uma linha inesperada, não uma exceção).
 int list_item(std::string_view line, std::string_view& rest) {
   std::size_t n = 0;
   while (n < line.size() && line[n] >= '0' && line[n] <= '9') ++n;
   if (n == 0 || n + 1 >= line.size() || line[n] != '.' || line[n + 1] != ' ') return -1;
+  int number = 0;
+  if (std::from_chars(line.data(), line.data() + n, number).ec != std::errc()) return -1;
   rest = trim(line.substr(n + 2));
-  return std::stoi(std::string(line.substr(0, n)));
+  return number;
 }
 
 }  // namespace
@@ -229,13 +232,13 @@ Catalog read_catalog(const fs::path& root, const StageList& stages) {
 
 std::vector<std::string> check_sections(const fs::path& root, const Catalog& catalog) {
   std::vector<std::string> problems;
-  std::map<std::string, std::optional<std::set<std::string>>> headings;  // nullopt: não existe
+  std::map<std::string, std::set<std::string>> headings;  // capítulo -> títulos
+  std::set<std::string> missing;                           // capítulos que não existem
   for (const ExerciseInfo& e : catalog.exercises) {
     if (e.chapter.empty() || e.section.empty()) continue;
-    auto [it, fresh] = headings.try_emplace(e.chapter);
-    if (fresh) {
+    if (headings.count(e.chapter) == 0 && missing.count(e.chapter) == 0) {
       if (const std::optional<std::string> text = read_file(root / e.chapter)) {
-        std::set<std::string> titles;
+        std::set<std::string>& titles = headings[e.chapter];
         bool fenced = false;
         for (const std::string& raw : split_keep_eol(*text)) {
           const std::string_view line = body(raw);
@@ -245,12 +248,13 @@ std::vector<std::string> check_sections(const fs::path& root, const Catalog& cat
           if (level == std::string_view::npos || line[level] != ' ') continue;
           titles.insert(std::string(trim(line.substr(level))));
         }
-        it->second = std::move(titles);
+      } else {
+        missing.insert(e.chapter);
       }
     }
-    if (!it->second) {
+    if (missing.count(e.chapter) > 0) {
       problems.push_back(e.source + ": " + e.id + ": o capítulo " + e.chapter + " não existe");
-    } else if (it->second->count(e.section) == 0) {
+    } else if (headings[e.chapter].count(e.section) == 0) {
       problems.push_back(e.source + ": " + e.id + ": a seção \"" + e.section +
                          "\" não é um título de " + e.chapter);
     }

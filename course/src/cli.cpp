@@ -479,8 +479,13 @@ int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostre
     state.erase(id);
     out << "Dicas de " << id << " zeradas.\n";
   } else {
-    const int shown = state.value(id, 0);
     const int total = static_cast<int>(info->hints.size());
+    // O estado é um arquivo que o aluno pode ter mexido: o que não é uma contagem
+    // válida recomeça a escada.
+    int shown = 0;
+    if (state.contains(id) && state[id].is_number_integer() && state[id].get<long long>() >= 0) {
+      shown = static_cast<int>(std::min<long long>(state[id].get<long long>(), total));
+    }
     out << id << " — " << info->where() << "\n";
     if (shown >= total) {
       out << "Você já viu as " << total << " dicas deste exercício:\n";
@@ -524,6 +529,10 @@ int plan_for(const fs::path& root, const Course& course, const std::string& stag
   if (course.stages.find(stage) == nullptr) {
     return usage_error(err, "etapa desconhecida: " + stage);
   }
+  std::error_code ec;
+  if (!fs::is_directory(root / "solutions" / stage, ec)) {
+    return usage_error(err, "a referência " + root.generic_string() + " não tem solutions/" + stage);
+  }
   plan = plan_stage(root, stage, course.stages, course.catalog);
   if (!plan.errors.empty()) {
     for (const std::string& e : plan.errors) err << e << "\n";
@@ -560,10 +569,20 @@ int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostr
                                           : to + " é a primeira etapa: não há de onde levar");
   }
   const std::string from = chain[chain.size() - 2];
+  // Sem solutions/ (a cópia dos alunos), os stubs são reconhecidos pelo próprio exercises/.
+  const auto plan_of = [&](const std::string& stage, StagePlan& plan) {
+    std::error_code ec;
+    if (fs::is_directory(reference / "solutions" / stage, ec)) {
+      return plan_for(reference, course, stage, plan, err);
+    }
+    plan = plan_from_exercises(reference, stage, course.catalog);
+    for (const std::string& e : plan.errors) err << e << "\n";
+    return plan.errors.empty() ? 0 : 2;
+  };
   StagePlan from_plan;
   StagePlan to_plan;
-  if (int code = plan_for(reference, course, from, from_plan, err)) return code;
-  if (int code = plan_for(reference, course, to, to_plan, err)) return code;
+  if (int code = plan_of(from, from_plan)) return code;
+  if (int code = plan_of(to, to_plan)) return code;
   const CarryReport report = carry_answers(root, from_plan, to_plan);
   for (const std::string& e : report.errors) err << e << "\n";
   print_moves(out, ("Levadas de exercises/" + from + " para exercises/" + to + ":").c_str(),

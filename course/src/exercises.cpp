@@ -82,6 +82,27 @@ std::string throw_line(const Region& r, const ExerciseInfo* info, std::string_vi
          std::string(nl);
 }
 
+// O stub inteiro de uma região: TODO, throw e FIM.
+std::string stub_text(const RegionScan& scan, const Region& r, const ExerciseInfo* info,
+                      std::string_view nl) {
+  return todo_lines(r, nl) + throw_line(r, info, "throw hz::", nl) + r.indent +
+         "// FIM-EXERCICIO" + std::string(eol(scan.lines[r.close]));
+}
+
+// O stub que o gerador escreveu para a região `r` de um exercício, refeito da
+// linha TODO e das linhas de comentário que a continuam.
+std::string regenerated_stub(const RegionScan& scan, const Region& r, const ExerciseInfo* info) {
+  Region full = r;
+  const std::string continuation = r.indent + "// ";
+  for (std::size_t i = r.open + 1; i < r.close; ++i) {
+    const std::string_view line = body(scan.lines[i]);
+    if (line.substr(0, continuation.size()) != continuation) break;
+    full.instruction += " " + std::string(line.substr(continuation.size()));
+  }
+  const std::string_view open_eol = eol(scan.lines[r.open]);
+  return stub_text(scan, full, info, open_eol.empty() ? "\n" : open_eol);
+}
+
 // Acrescenta o #include do NotImplemented, se faltar: no último bloco de
 // #include "..." (depois do cabeçalho principal), em ordem alfabética; sem
 // bloco assim, num bloco novo depois do último #include.
@@ -105,7 +126,14 @@ std::vector<std::string> with_include(std::vector<std::string> lines) {
       lines.empty() || eol(lines.front()).empty() ? "\n" : std::string(eol(lines.front()));
   const std::string include = std::string(kInclude) + nl;
   if (last_include < 0) {
-    lines.insert(lines.begin(), {include, nl});
+    // Sem include nenhum: no começo, ou logo depois do #pragma once de um cabeçalho.
+    const auto pragma = std::find_if(
+        lines.begin(), lines.end(), [](const std::string& l) { return trim(l) == "#pragma once"; });
+    if (pragma == lines.end()) {
+      lines.insert(lines.begin(), {include, nl});
+    } else {
+      lines.insert(pragma + 1, {nl, include});
+    }
     return lines;
   }
   // Um bloco de uma linha só com o cabeçalho principal ("agent_loop.hpp", sem
@@ -159,8 +187,7 @@ StubbedFile stub_out(std::string_view text, std::string_view shown_path, const S
     }
     const std::string nl(eol(scan.lines[r.open]).empty() ? "\n" : eol(scan.lines[r.open]));
     for (; next < r.open; ++next) out.push_back(scan.lines[next]);
-    std::string stub = todo_lines(r, nl) + throw_line(r, info, "throw hz::", nl) +
-                       r.indent + "// FIM-EXERCICIO" + std::string(eol(scan.lines[r.close]));
+    std::string stub = stub_text(scan, r, info, nl);
     if (ctx.mode == StubMode::stubs) {
       out.push_back(stub);
     } else {
@@ -181,11 +208,12 @@ StubbedFile stub_out(std::string_view text, std::string_view shown_path, const S
   for (; next < scan.lines.size(); ++next) out.push_back(scan.lines[next]);
   if (ctx.mode == StubMode::stubs) {
     // O que o gerador escreve respeita o .clang-format como o resto.
-    for (const auto& [id, stub] : result.stubs) {
-      for (const std::string& line : split_keep_eol(stub)) {
+    for (std::size_t i = 0; i < result.exercise_ids.size(); ++i) {
+      const std::string& id = result.exercise_ids[i];
+      for (const std::string& line : split_keep_eol(result.stubs.at(id))) {
         if (columns(body(line)) > kColumns) {
-          result.error = std::string(shown_path) + ": o stub de " + id + " passa de " +
-                         std::to_string(kColumns) +
+          result.error = std::string(shown_path) + ":" + std::to_string(result.exercise_lines[i]) +
+                         ": o stub de " + id + " passa de " + std::to_string(kColumns) +
                          " colunas: encurte a instrução do marcador ou o título da seção";
           return result;
         }
@@ -225,6 +253,33 @@ std::vector<std::string> stages_with_solutions(const fs::path& root, const Stage
   return out;
 }
 
+namespace {
+
+// id -> resposta, das regiões que nasceram em cada etapa antes de `stage`.
+std::map<std::string, std::string> earlier_answers(const fs::path& root, const std::string& stage,
+                                                   const std::vector<std::string>& allowed) {
+  std::map<std::string, std::string> answers;
+  for (const std::string& s : allowed) {
+    if (s == stage) continue;
+    const fs::path dir = root / "solutions" / s;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+         ++it) {
+      if (!it->is_regular_file() || !is_marked_source(it->path())) continue;
+      const std::optional<std::string> text = read_file(it->path());
+      if (!text) continue;
+      const RegionScan scan = scan_regions(*text, display_path(root, it->path()), Side::solution);
+      for (const Region& r : scan.regions) {
+        if (r.stage == s) answers[r.id] = region_body(scan, r);
+      }
+    }
+  }
+  return answers;
+}
+
+}  // namespace
+
 StagePlan plan_stage(const fs::path& root, const std::string& stage, const StageList& stages,
                      const Catalog& catalog, StubMode mode) {
   StagePlan plan;
@@ -244,7 +299,10 @@ StagePlan plan_stage(const fs::path& root, const std::string& stage, const Stage
   }
   std::sort(files.begin(), files.end());
 
+  const std::map<std::string, std::string> earlier =
+      earlier_answers(root, stage, ctx.allowed_stages);
   std::map<std::string, std::string> seen_ids;  // id -> onde apareceu
+  bool all_scanned = true;
   for (const fs::path& file : files) {
     const std::string shown = display_path(root, file);
     const std::optional<std::string> text = read_file(file);
@@ -259,6 +317,7 @@ StagePlan plan_stage(const fs::path& root, const std::string& stage, const Stage
       StubbedFile stubbed = stub_out(*text, shown, ctx);
       if (!stubbed.error.empty()) {
         plan.errors.push_back(stubbed.error);
+        all_scanned = false;
         continue;
       }
       for (std::size_t i = 0; i < stubbed.exercise_ids.size(); ++i) {
@@ -269,7 +328,23 @@ StagePlan plan_stage(const fs::path& root, const std::string& stage, const Stage
           plan.errors.push_back(where + ": exercício " + id + " repetido (já aparece em " +
                                 it->second + ")");
         }
-        if (id.rfind(stage + "/", 0) == 0) ++plan.own_exercises;
+        if (id.rfind(stage + "/", 0) == 0) {
+          ++plan.own_exercises;
+          continue;
+        }
+        // Uma região de uma etapa anterior guarda a mesma resposta que lá: se o
+        // capítulo a reescreve, ela precisa de um id novo (o aluno não leva a
+        // resposta antiga para um contrato novo).
+        const std::string owner = id.substr(0, id.find('/'));
+        const auto before = earlier.find(id);
+        if (before == earlier.end()) {
+          plan.errors.push_back(where + ": o exercício " + id + " não existe em solutions/" +
+                                owner);
+        } else if (before->second != stubbed.answers.at(id)) {
+          plan.errors.push_back(where + ": a resposta de " + id + " difere da de solutions/" +
+                                owner + " (uma região que o capítulo reescreve precisa de um id " +
+                                "novo, " + stage + "/...)");
+        }
       }
       plan.exercises += static_cast<int>(stubbed.exercise_ids.size());
       planned.content = std::move(stubbed.text);
@@ -282,48 +357,53 @@ StagePlan plan_stage(const fs::path& root, const std::string& stage, const Stage
     plan.files.push_back(std::move(planned));
   }
 
-  // Cada exercício desta etapa no hints.md tem de existir no núcleo.
+  // Cada exercício desta etapa no hints.md tem de existir no núcleo (se algum
+  // arquivo não pôde ser lido, as regiões dele são desconhecidas: o erro dele basta).
   for (const ExerciseInfo* e : catalog.of_stage(stage)) {
-    if (seen_ids.count(e->id) == 0) {
+    if (all_scanned && seen_ids.count(e->id) == 0) {
       plan.errors.push_back(e->source + ": o exercício " + e->id + " não tem região em solutions/" +
                             stage + " (marque com // EXERCICIO " + e->id + ": ...)");
     }
   }
-  // Uma região de uma etapa anterior guarda a mesma resposta que lá: se o
-  // capítulo a reescreve, ela precisa de um id novo (o aluno não leva a
-  // resposta antiga para um contrato novo).
-  std::map<std::string, std::string> earlier_answers;  // id -> resposta na etapa de origem
-  for (const std::string& s : ctx.allowed_stages) {
-    if (s == stage) continue;
-    const fs::path dir = root / "solutions" / s;
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) continue;
-    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
-         ++it) {
-      if (!it->is_regular_file() || !is_marked_source(it->path())) continue;
-      const std::optional<std::string> text = read_file(it->path());
-      if (!text) continue;
-      const RegionScan scan = scan_regions(*text, display_path(root, it->path()), Side::solution);
-      for (const Region& r : scan.regions) {
-        if (r.stage == s) earlier_answers[r.id] = region_body(scan, r);
-      }
+  return plan;
+}
+
+StagePlan plan_from_exercises(const fs::path& root, const std::string& stage,
+                              const Catalog& catalog) {
+  StagePlan plan;
+  plan.stage = stage;
+  const fs::path dir = root / "exercises" / stage;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    plan.errors.push_back(display_path(root, dir) + ": a pasta não existe");
+    return plan;
+  }
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+       ++it) {
+    if (it->is_regular_file() && !it->is_symlink() && is_marked_source(it->path())) {
+      files.push_back(it->path());
     }
   }
-  for (const PlannedFile& f : plan.files) {
-    for (const auto& [id, answer] : f.answers) {
-      const std::string owner = id.substr(0, id.find('/'));
-      if (owner == stage) continue;
-      const auto it = earlier_answers.find(id);
-      if (it == earlier_answers.end()) {
-        plan.errors.push_back("solutions/" + stage + "/" + f.rel + ": o exercício " + id +
-                              " não existe em solutions/" + owner);
-      } else if (it->second != answer) {
-        plan.errors.push_back("solutions/" + stage + "/" + f.rel + ": a resposta de " + id +
-                              " difere da de solutions/" + owner +
-                              " (uma região que o capítulo reescreve precisa de um id novo, " +
-                              stage + "/...)");
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    PlannedFile planned;
+    planned.rel = file.lexically_relative(dir).generic_string();
+    planned.perms = fs::status(file).permissions();
+    if (const std::optional<std::string> text = read_file(file)) {
+      // Com marcadores quebrados, o arquivo fica sem stubs: quem o ler de novo
+      // (o carry) aponta o erro.
+      const RegionScan scan = scan_regions(*text, display_path(root, file), Side::exercise);
+      const std::size_t regions = scan.error.empty() ? scan.regions.size() : 0;
+      for (std::size_t i = 0; i < regions; ++i) {
+        const Region& r = scan.regions[i];
+        planned.stubs[r.id] = regenerated_stub(scan, r, catalog.find(r.id));
+        ++plan.exercises;
+        if (r.stage == stage) ++plan.own_exercises;
       }
+      planned.content = *text;
     }
+    plan.files.push_back(std::move(planned));
   }
   return plan;
 }
@@ -337,6 +417,8 @@ bool has_student_work(const std::string& current, const PlannedFile* planned,
   const RegionScan scan = scan_regions(current, shown, Side::exercise);
   if (!scan.error.empty()) return true;
   if (planned == nullptr) return !scan.regions.empty();
+  // Uma região que sumiu foi apagada por alguém, talvez com a resposta no lugar.
+  if (scan.regions.size() != planned->stubs.size()) return true;
   for (const Region& r : scan.regions) {
     const auto it = planned->stubs.find(r.id);
     if (it == planned->stubs.end() || it->second != region_text(scan, r)) return true;

@@ -89,14 +89,15 @@ bool select_lines(const std::vector<std::string>& lines, const std::string& spec
       selected.emplace_back("...");
       continue;
     }
-    static const std::regex kRange(R"((-?[0-9]+)(?:-([0-9]+))?)");
+    // -K não tem fim de intervalo; nove dígitos bastam e cabem num long.
+    static const std::regex kRange(R"((-[0-9]{1,9})|([0-9]{1,9})(?:-([0-9]{1,9}))?)");
     std::smatch m;
     if (!std::regex_match(item, m, kRange)) {
       error = "lines=: item inválido '" + item + "' (use N, N-M, -K ou ...)";
       return false;
     }
-    long first = std::stol(m[1].str());
-    long last = m[2].matched ? std::stol(m[2].str()) : first;
+    long first = std::stol(m[1].matched ? m[1].str() : m[2].str());
+    long last = m[3].matched ? std::stol(m[3].str()) : first;
     if (first < 0) first = last = n + first + 1;
     if (first < 1 || last > n || first > last) {
       error = "lines=: '" + item + "' fora das " + std::to_string(n) + " linhas da saída";

@@ -27,11 +27,18 @@ TestLabels parse_ctest_json(std::string_view text) {
     out.error = "não é a saída de ctest --show-only=json-v1";
     return out;
   }
+  // Um arquivo truncado ou de outra versão não derruba o relatório: o que não
+  // tem a forma esperada fica de fora.
   for (const nlohmann::json& test : json["tests"]) {
-    if (!test.is_object() || !test.contains("name")) continue;
+    if (!test.is_object() || !test.contains("name") || !test["name"].is_string()) continue;
     std::vector<std::string>& labels = out.labels[test["name"].get<std::string>()];
-    for (const nlohmann::json& property : test.value("properties", nlohmann::json::array())) {
-      if (property.value("name", "") != "LABELS" || !property.contains("value")) continue;
+    const nlohmann::json properties = test.value("properties", nlohmann::json::array());
+    if (!properties.is_array()) continue;
+    for (const nlohmann::json& property : properties) {
+      if (!property.is_object() || property.value("name", nlohmann::json()) != "LABELS" ||
+          !property.contains("value")) {
+        continue;
+      }
       for (const nlohmann::json& label : property["value"]) {
         if (label.is_string()) labels.push_back(label.get<std::string>());
       }

@@ -6,222 +6,634 @@
 #include "hz/course/exercises.hpp"
 
 namespace fs = std::filesystem;
+using hz::course::Catalog;
+using hz::course::ExerciseInfo;
 using hz::course::stub_out;
+using hz::course::StubbedFile;
+using hz::course::StubMode;
+using hz::course::test::hint_entry;
+using hz::course::test::replaced;
 using hz::course::test::run_course;
 using hz::course::test::Tree;
+namespace small = hz::course::test::small;
 
 namespace {
 
-const char* const kSolution =
-    "#include \"loop.hpp\"\n"
-    "\n"
-    "// listing: run\n"
-    "int run(int turns) {\n"
-    "  int total = 0;\n"
-    "  // EXERCICIO 01-loop/loop-body: some os turnos\n"
-    "  for (int i = 0; i < turns; ++i) {\n"
-    "    total += i;\n"
-    "  }\n"
-    "  // STUB: (void)turns;\n"
-    "  // STUB: throw hz::NotImplemented(\"01-loop/loop-body\");\n"
-    "  // FIM-EXERCICIO\n"
-    "  return total;\n"
-    "}\n"
-    "// end-listing: run\n";
-
-const char* const kExercise =
-    "#include \"loop.hpp\"\n"
-    "\n"
-    "// listing: run\n"
-    "int run(int turns) {\n"
-    "  int total = 0;\n"
-    "  // TODO EXERCICIO 01-loop/loop-body: some os turnos\n"
-    "  (void)turns;\n"
-    "  throw hz::NotImplemented(\"01-loop/loop-body\");\n"
-    "  // FIM-EXERCICIO\n"
-    "  return total;\n"
-    "}\n"
-    "// end-listing: run\n";
-
-void write_stage(const Tree& t) {
-  t.write("solutions/01-loop/loop.cpp", kSolution);
-  t.write("solutions/01-loop/loop.hpp", "int run(int turns);\n");
-  t.write("solutions/01-loop/CMakeLists.txt", "add_library(x loop.cpp)\n");
-  t.write("solutions/01-loop/data/script.sh", "#!/bin/sh\n// EXERCICIO fica como está\n");
-  fs::permissions(t.root() / "solutions/01-loop/data/script.sh", fs::perms::owner_exec,
-                  fs::perm_options::add);
+Catalog catalog_of(const std::vector<std::pair<std::string, std::string>>& exercises) {
+  Catalog c;
+  for (const auto& [id, section] : exercises) {
+    const std::string stage = id.substr(0, id.find('/'));
+    c.exercises.push_back(ExerciseInfo{id,
+                                       stage,
+                                       "livro/" + stage + ".md",
+                                       section,
+                                       {"a", "b"},
+                                       "exercises/" + stage + "/hints.md:1"});
+  }
+  return c;
 }
 
-std::string error_for(const std::string& text) {
-  return stub_out(text, "solutions/01-loop/a.cpp", "01-loop").error;
+StubbedFile stub(const std::string& text, const Catalog* catalog, StubMode mode = StubMode::stubs) {
+  return stub_out(text, "solutions/01-a/f.cpp", {"01-a", {"01-a"}, catalog, mode});
 }
+
+// Uma função com uma região 01-a/x, e o que o gerador escreve no lugar dela
+// (com a seção "S").
+const std::string kRegion =
+    "void f() {\n"
+    "  // EXERCICIO 01-a/x: faça\n"
+    "  g();\n"
+    "  // FIM-EXERCICIO\n"
+    "}\n";
+const std::string kStubbed =
+    "void f() {\n"
+    "  // TODO EXERCICIO 01-a/x: faça\n"
+    "  throw hz::NotImplemented(\"01-a/x\", \"livro/01-a.md, \\\"S\\\"\");\n"
+    "  // FIM-EXERCICIO\n"
+    "}\n";
+
+// O texto que o gerador escreve para `head` + kRegion.
+std::string stubbed_with(const std::string& head) {
+  const Catalog c = catalog_of({{"01-a/x", "S"}});
+  const StubbedFile r = stub(head + kRegion, &c);
+  REQUIRE(r.error == "");
+  return r.text;
+}
+
+std::string root_of(const Tree& t) { return t.root().string(); }
 
 }  // namespace
 
-TEST_CASE("stub_out troca a região pelo TODO e pelas linhas de STUB") {
-  const auto r = stub_out(kSolution, "solutions/01-loop/loop.cpp", "01-loop");
+TEST_CASE("stub_out troca a região pelo TODO, o throw com a seção do livro e o FIM") {
+  const Catalog c = catalog_of({{"01-a/soma", "Exercício 1 — A soma"}});
+  const StubbedFile r = stub_out(small::kSoma01, "solutions/01-a/soma.cpp", {"01-a", {"01-a"}, &c});
   CHECK(r.error == "");
-  CHECK(r.text == kExercise);
-  REQUIRE(r.exercise_ids.size() == 1);
-  CHECK(r.exercise_ids[0] == "01-loop/loop-body");
-  CHECK(r.exercise_lines[0] == 6);
+  CHECK(r.text == small::kSomaExercise01);
+  CHECK(r.exercise_ids == std::vector<std::string>{"01-a/soma"});
+  CHECK(r.exercise_lines == std::vector<int>{4});
+  CHECK(r.stubs.at("01-a/soma") == small::kSomaStub);
+  CHECK(r.answers.at("01-a/soma") == "  return a + b;\n");
+  CHECK(r.filled.at("01-a/soma") ==
+        "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+        "  return a + b;\n"
+        "  // FIM-EXERCICIO\n");
 }
 
-TEST_CASE("stub_out preserva CRLF e arquivo sem quebra de linha final") {
-  const std::string in =
-      "a\r\n    // EXERCICIO 01-loop/x: faça\r\n    y();\r\n    // STUB: z();\r\n    // FIM-EXERCICIO\r\nb";
-  const std::string expected =
-      "a\r\n    // TODO EXERCICIO 01-loop/x: faça\r\n    z();\r\n    // FIM-EXERCICIO\r\nb";
-  const auto r = stub_out(in, "f.cpp", "01-loop");
+TEST_CASE("stub_out sem catálogo escreve o throw só com o id") {
+  const StubbedFile r = stub("#include <string>\n\n" + kRegion, nullptr);
   CHECK(r.error == "");
-  CHECK(r.text == expected);
+  CHECK(r.text ==
+        "#include <string>\n"
+        "\n"
+        "#include \"hz/not_implemented.hpp\"\n"
+        "\n"
+        "void f() {\n"
+        "  // TODO EXERCICIO 01-a/x: faça\n"
+        "  throw hz::NotImplemented(\"01-a/x\");\n"
+        "  // FIM-EXERCICIO\n"
+        "}\n");
 }
 
-TEST_CASE("stub_out sem regiões devolve o texto idêntico") {
-  const std::string in = "// comentário comum\nint x = 1; // STUBS não são marcadores no fim da linha\n";
-  const auto r = stub_out(in, "f.cpp", "01-loop");
+TEST_CASE("stub_out sem regiões devolve o texto idêntico e não acrescenta o include") {
+  const std::string in = "#include <string>\n// comentário comum\nint x = 1;  // STUBS\r\nsem fim";
+  const StubbedFile r = stub(in, nullptr);
   CHECK(r.error == "");
   CHECK(r.text == in);
   CHECK(r.exercise_ids.empty());
+  CHECK(r.stubs.empty());
 }
 
-TEST_CASE("erros de marcador dizem arquivo e linha") {
-  CHECK(error_for("x\n// EXERCICIO 01-loop/a: faça\n// STUB: f();\n") ==
-        "solutions/01-loop/a.cpp:2: EXERCICIO sem // FIM-EXERCICIO");
-  CHECK(error_for("// EXERCICIO 01-loop/a: faça\n// EXERCICIO 01-loop/b: outra\n") ==
-        "solutions/01-loop/a.cpp:2: EXERCICIO dentro de outro exercício (aberto na linha 1); "
-        "feche com // FIM-EXERCICIO");
-  CHECK(error_for("// EXERCICIO 01-loop/a: faça\nf();\n// FIM-EXERCICIO\n") ==
-        "solutions/01-loop/a.cpp:1: região de exercício sem linhas // STUB: (o stub precisa "
-        "compilar e lançar hz::NotImplemented)");
-  CHECK(error_for("ok\n// FIM-EXERCICIO\n") ==
-        "solutions/01-loop/a.cpp:2: FIM-EXERCICIO sem EXERCICIO antes");
-  CHECK(error_for("// STUB: f();\n") ==
-        "solutions/01-loop/a.cpp:1: STUB fora de uma região de exercício");
-  CHECK(error_for("// EXERCICIO 02-brakes/a: faça\n// STUB: f();\n// FIM-EXERCICIO\n") ==
-        "solutions/01-loop/a.cpp:1: o exercício 02-brakes/a está na etapa 01-loop (o id deve "
-        "começar com 01-loop/)");
-  CHECK(error_for("// EXERCICIO sem-barra\n") ==
-        "solutions/01-loop/a.cpp:1: marcador EXERCICIO malformado (formato: // EXERCICIO "
-        "<etapa>/<id>: <instrução>)");
+TEST_CASE("include: depois do cabeçalho principal sozinho e dos includes do sistema") {
+  CHECK(stubbed_with("#include \"f.hpp\"\n\n#include <string>\n\n") ==
+        "#include \"f.hpp\"\n\n#include <string>\n\n#include \"hz/not_implemented.hpp\"\n\n" +
+            kStubbed);
 }
 
-TEST_CASE("grafia desconhecida de marcador é erro") {
-  CHECK(error_for("  // EXERCÍCIO 01-loop/a: faça\n") ==
-        "solutions/01-loop/a.cpp:1: marcador com grafia desconhecida: '// EXERCÍCIO 01-loop/a: "
-        "faça' (use // EXERCICIO <etapa>/<id>: ..., // STUB: ..., // FIM-EXERCICIO)");
-  CHECK(error_for("// EXERCICIO 01-loop/a: faça\n// STUB: f();\n// FIM EXERCICIO\n") ==
-        "solutions/01-loop/a.cpp:3: marcador com grafia desconhecida: '// FIM EXERCICIO' (use "
-        "// EXERCICIO <etapa>/<id>: ..., // STUB: ..., // FIM-EXERCICIO)");
-  CHECK(error_for("//STUB: f();\n") ==
-        "solutions/01-loop/a.cpp:1: marcador com grafia desconhecida: '//STUB: f();' (use "
-        "// EXERCICIO <etapa>/<id>: ..., // STUB: ..., // FIM-EXERCICIO)");
+TEST_CASE("include: só o cabeçalho principal ganha um bloco novo depois dele") {
+  CHECK(stubbed_with("#include \"f.hpp\"\n\n") ==
+        "#include \"f.hpp\"\n\n#include \"hz/not_implemented.hpp\"\n\n" + kStubbed);
 }
 
-TEST_CASE("exercises gera a árvore inteira e mantém os modos") {
+TEST_CASE("include: no último bloco de includes com aspas, em ordem alfabética") {
+  CHECK(stubbed_with("#include \"f.hpp\"\n\n#include <string>\n\n#include \"hz/text.hpp\"\n"
+                     "#include \"think.hpp\"\n\n") ==
+        "#include \"f.hpp\"\n\n#include <string>\n\n#include \"hz/not_implemented.hpp\"\n"
+        "#include \"hz/text.hpp\"\n#include \"think.hpp\"\n\n" +
+            kStubbed);
+  CHECK(stubbed_with("#include \"hz/a.hpp\"\n#include \"hz/b.hpp\"\n\n") ==
+        "#include \"hz/a.hpp\"\n#include \"hz/b.hpp\"\n#include \"hz/not_implemented.hpp\"\n\n" +
+            kStubbed);
+  // Uma linha só, mas com pasta: não é o cabeçalho principal.
+  CHECK(stubbed_with("#include \"hz/text.hpp\"\n\n") ==
+        "#include \"hz/not_implemented.hpp\"\n#include \"hz/text.hpp\"\n\n" + kStubbed);
+}
+
+TEST_CASE("include: só includes do sistema ganham um bloco novo depois deles") {
+  CHECK(stubbed_with("#include <string>\n#include <vector>\n\n") ==
+        "#include <string>\n#include <vector>\n\n#include \"hz/not_implemented.hpp\"\n\n" +
+            kStubbed);
+}
+
+TEST_CASE("include: sem nenhum include vai no começo, e num cabeçalho depois do #pragma once") {
+  CHECK(stubbed_with("") == "#include \"hz/not_implemented.hpp\"\n\n" + kStubbed);
+  CHECK(stubbed_with("#pragma once\n\n") ==
+        "#pragma once\n\n#include \"hz/not_implemented.hpp\"\n\n" + kStubbed);
+}
+
+TEST_CASE("include: quem já inclui hz/not_implemented.hpp não ganha outro") {
+  CHECK(stubbed_with("#include \"hz/not_implemented.hpp\"\n\n") ==
+        "#include \"hz/not_implemented.hpp\"\n\n" + kStubbed);
+}
+
+TEST_CASE("stub_out preserva CRLF e o arquivo sem quebra de linha final") {
+  const Catalog c = catalog_of({{"01-a/x", "S"}});
+  const StubbedFile r = stub(
+      "#include \"f.hpp\"\r\n\r\nvoid f() {\r\n  // EXERCICIO 01-a/x: faça\r\n  g();\r\n"
+      "  // FIM-EXERCICIO\r\n}",
+      &c);
+  CHECK(r.error == "");
+  CHECK(r.text ==
+        "#include \"f.hpp\"\r\n\r\n#include \"hz/not_implemented.hpp\"\r\n\r\nvoid f() {\r\n"
+        "  // TODO EXERCICIO 01-a/x: faça\r\n"
+        "  throw hz::NotImplemented(\"01-a/x\", \"livro/01-a.md, \\\"S\\\"\");\r\n"
+        "  // FIM-EXERCICIO\r\n}");
+}
+
+TEST_CASE("o TODO quebra em 100 colunas contadas em caracteres UTF-8, não em bytes") {
+  const Catalog c = catalog_of({{"01-a/x", "S"}});
+  // A primeira linha tem 100 caracteres (112 bytes): cabe; "fim" vai para a seguinte.
+  const StubbedFile r = stub(
+      "  // EXERCICIO 01-a/x: verificação verificação verificação verificação  verificação "
+      "verificações fim\n"
+      "  // FIM-EXERCICIO\n",
+      &c);
+  CHECK(r.error == "");
+  CHECK(r.text ==
+        "#include \"hz/not_implemented.hpp\"\n\n"
+        "  // TODO EXERCICIO 01-a/x: verificação verificação verificação verificação verificação "
+        "verificações\n"
+        "  // fim\n"
+        "  throw hz::NotImplemented(\"01-a/x\", \"livro/01-a.md, \\\"S\\\"\");\n"
+        "  // FIM-EXERCICIO\n");
+}
+
+TEST_CASE("o TODO longo continua em várias linhas de comentário com a mesma indentação") {
+  const Catalog c = catalog_of({{"01-a/x", "S"}});
+  std::string words;
+  for (int i = 0; i < 30; ++i) words += " palavra" + std::to_string(i);
+  const StubbedFile r = stub("    // EXERCICIO 01-a/x:" + words + "\n    // FIM-EXERCICIO\n", &c);
+  CHECK(r.error == "");
+  CHECK(r.stubs.at("01-a/x") ==
+        "    // TODO EXERCICIO 01-a/x: palavra0 palavra1 palavra2 palavra3 palavra4 palavra5 "
+        "palavra6\n"
+        "    // palavra7 palavra8 palavra9 palavra10 palavra11 palavra12 palavra13 palavra14 "
+        "palavra15\n"
+        "    // palavra16 palavra17 palavra18 palavra19 palavra20 palavra21 palavra22 palavra23 "
+        "palavra24\n"
+        "    // palavra25 palavra26 palavra27 palavra28 palavra29\n"
+        "    throw hz::NotImplemented(\"01-a/x\", \"livro/01-a.md, \\\"S\\\"\");\n"
+        "    // FIM-EXERCICIO\n");
+}
+
+TEST_CASE("o throw fica numa linha até 100 colunas e quebra como o clang-format depois") {
+  // 40 caracteres de seção: a linha do throw tem exatamente 100 colunas (105 bytes).
+  const Catalog fits = catalog_of({{"01-a/x", "Exercício 1 — A soma de dois números, já"}});
+  const std::string region = "  // EXERCICIO 01-a/x: faça\n  // FIM-EXERCICIO\n";
+  CHECK(stub(region, &fits).stubs.at("01-a/x") ==
+        "  // TODO EXERCICIO 01-a/x: faça\n"
+        "  throw hz::NotImplemented(\"01-a/x\", \"livro/01-a.md, \\\"Exercício 1 — A soma de "
+        "dois números, já\\\"\");\n"
+        "  // FIM-EXERCICIO\n");
+  const Catalog wraps = catalog_of({{"01-a/x", "Exercício 1 — A soma de dois números, já!"}});
+  CHECK(stub(region, &wraps).stubs.at("01-a/x") ==
+        "  // TODO EXERCICIO 01-a/x: faça\n"
+        "  throw hz::NotImplemented(\"01-a/x\",\n"
+        "                           \"livro/01-a.md, \\\"Exercício 1 — A soma de dois números, "
+        "já!\\\"\");\n"
+        "  // FIM-EXERCICIO\n");
+}
+
+TEST_CASE("aspas e barras da seção são escapadas no literal do throw") {
+  const Catalog c = catalog_of({{"01-a/x", "O \"loop\" e a \\"}});
+  CHECK(stub("// EXERCICIO 01-a/x: faça\n// FIM-EXERCICIO\n", &c).stubs.at("01-a/x") ==
+        "// TODO EXERCICIO 01-a/x: faça\n"
+        "throw hz::NotImplemented(\"01-a/x\", \"livro/01-a.md, \\\"O \\\"loop\\\" e a "
+        "\\\\\\\"\");\n"
+        "// FIM-EXERCICIO\n");
+}
+
+TEST_CASE("uma linha do stub com mais de 100 colunas é erro") {
+  const Catalog long_section = catalog_of(
+      {{"01-a/x", "Exercício 1 — Uma seção com um título longo demais para caber na linha"}});
+  const std::string region = "  // EXERCICIO 01-a/x: faça\n  // FIM-EXERCICIO\n";
+  const std::string message =
+      "solutions/01-a/f.cpp:1: o stub de 01-a/x passa de 100 colunas: encurte a instrução do "
+      "marcador ou o título da seção";
+  CHECK(stub(region, &long_section).error == message);
+  const Catalog c = catalog_of({{"01-a/x", "S"}});
+  CHECK(
+      stub("  // EXERCICIO 01-a/x: " + std::string(73, 'x') + "\n  // FIM-EXERCICIO\n", &c).error ==
+      message);
+  // 72 cabem: a linha do TODO tem 100 colunas.
+  CHECK(
+      stub("  // EXERCICIO 01-a/x: " + std::string(72, 'x') + "\n  // FIM-EXERCICIO\n", &c).error ==
+      "");
+}
+
+TEST_CASE("a prova mantém a resposta atrás de um throw ligado por HZ_STUB") {
+  const Catalog c = catalog_of({{"01-a/soma", "Exercício 1 — A soma"}});
+  const StubbedFile r =
+      stub_out(small::kSoma01, "solutions/01-a/soma.cpp", {"01-a", {"01-a"}, &c, StubMode::proof});
+  CHECK(r.error == "");
+  CHECK(r.text ==
+        "#include \"soma.hpp\"\n"
+        "\n"
+        "#include \"hz/not_implemented.hpp\"\n"
+        "\n"
+        "int soma(int a, int b) {\n"
+        "  // EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+        "  if (::hz::exercise_stubbed(\"01-a/soma\")) throw ::hz::NotImplemented(\"01-a/soma\",\n" +
+            std::string(70, ' ') +
+            "\"livro/01-a.md, \\\"Exercício 1 — A soma\\\"\");\n"
+            "  return a + b;\n"
+            "  // FIM-EXERCICIO\n"
+            "}\n");
+  CHECK(r.stubs.at("01-a/soma") == small::kSomaStub);
+  const Catalog short_c = catalog_of({{"01-a/x", "S"}});
+  CHECK(
+      stub("// EXERCICIO 01-a/x: faça\ng();\n// FIM-EXERCICIO\n", &short_c, StubMode::proof).text ==
+      "#include \"hz/not_implemented.hpp\"\n\n"
+      "// EXERCICIO 01-a/x: faça\n"
+      "if (::hz::exercise_stubbed(\"01-a/x\")) throw ::hz::NotImplemented(\"01-a/x\", "
+      "\"livro/01-a.md, \\\"S\\\"\");\n"
+      "g();\n"
+      "// FIM-EXERCICIO\n");
+}
+
+TEST_CASE("stub_out: região de uma etapa posterior e exercício fora do hints.md são erros") {
+  const Catalog c = catalog_of({{"01-a/x", "S"}});
+  CHECK(stub("a\n// EXERCICIO 02-b/x: faça\n// FIM-EXERCICIO\n", &c).error ==
+        "solutions/01-a/f.cpp:2: o exercício 02-b/x é de uma etapa que não vem antes de 01-a (o "
+        "id começa com a etapa em que o exercício nasce)");
+  CHECK(stub("// EXERCICIO 01-a/y: faça\n// FIM-EXERCICIO\n", &c).error ==
+        "solutions/01-a/f.cpp:1: o exercício 01-a/y não está em exercises/01-a/hints.md (escreva "
+        "lá a seção do livro e as dicas)");
+  CHECK(stub("// EXERCICIO 01-a/x: faça\n// STUB: f();\n// FIM-EXERCICIO\n", &c).error ==
+        "solutions/01-a/f.cpp:2: linha // STUB: não é mais usada: o hz-course escreve o stub "
+        "(apague a linha)");
+}
+
+// ------------------------------------------------------ o gerador na linha de comando
+
+TEST_CASE("exercises gera as etapas: cada uma com os stubs de todas as etapas até ela") {
   Tree t;
-  write_stage(t);
-  const auto r = run_course({"exercises", "--root", t.root().string()});
+  small::write_course(t);
+  t.write("solutions/01-a/tools/run.sh", "#!/bin/sh\n// EXERCICIO não é fonte C++\n");
+  fs::permissions(t.root() / "solutions/01-a/tools/run.sh", fs::perms::owner_exec,
+                  fs::perm_options::add);
+  const auto r = run_course({"exercises", "--root", root_of(t)});
   CHECK(r.err == "");
   CHECK(r.out ==
-        "  escrito: exercises/01-loop/CMakeLists.txt\n"
-        "  escrito: exercises/01-loop/data/script.sh\n"
-        "  escrito: exercises/01-loop/loop.cpp\n"
-        "  escrito: exercises/01-loop/loop.hpp\n"
-        "exercises/01-loop: 1 exercício em 4 arquivos (4 escritos, 0 removidos)\n");
+        "  escrito: exercises/01-a/CMakeLists.txt\n"
+        "  escrito: exercises/01-a/soma.cpp\n"
+        "  escrito: exercises/01-a/soma.hpp\n"
+        "  escrito: exercises/01-a/tools/run.sh\n"
+        "exercises/01-a: 1 exercício em 4 arquivos (4 escritos, 0 removidos)\n"
+        "  escrito: exercises/02-b/CMakeLists.txt\n"
+        "  escrito: exercises/02-b/dobro.cpp\n"
+        "  escrito: exercises/02-b/soma.cpp\n"
+        "  escrito: exercises/02-b/soma.hpp\n"
+        "exercises/02-b: 3 exercícios em 4 arquivos (4 escritos, 0 removidos)\n");
   CHECK(r.code == 0);
-  CHECK(t.read("exercises/01-loop/loop.cpp") == kExercise);
-  CHECK(t.read("exercises/01-loop/loop.hpp") == "int run(int turns);\n");
-  CHECK(t.read("exercises/01-loop/data/script.sh") == "#!/bin/sh\n// EXERCICIO fica como está\n");
-  const auto perms = fs::status(t.root() / "exercises/01-loop/data/script.sh").permissions();
+  CHECK(t.read("exercises/01-a/soma.cpp") == small::kSomaExercise01);
+  CHECK(t.read("exercises/02-b/soma.cpp") == small::kSomaExercise02);
+  CHECK(t.read("exercises/01-a/soma.hpp") == small::kHeader);
+  CHECK(t.read("exercises/01-a/tools/run.sh") == "#!/bin/sh\n// EXERCICIO não é fonte C++\n");
+  const auto perms = fs::status(t.root() / "exercises/01-a/tools/run.sh").permissions();
   CHECK((perms & fs::perms::owner_exec) != fs::perms::none);
+  CHECK(t.read("exercises/01-a/hints.md").rfind("# Dicas da etapa 01-a\n", 0) == 0);
 }
 
-TEST_CASE("exercises rodado de novo não escreve nada e check passa") {
+TEST_CASE("exercises rodado de novo não escreve nada e --check passa") {
   Tree t;
-  write_stage(t);
-  REQUIRE(run_course({"exercises", "--root", t.root().string()}).code == 0);
-  const auto again = run_course({"exercises", "--root", t.root().string()});
-  CHECK(again.out == "exercises/01-loop: 1 exercício em 4 arquivos (já estava em dia)\n");
-  const auto check = run_course({"exercises", "--root", t.root().string(), "--check"});
-  CHECK(check.code == 0);
-  CHECK(check.out == "exercises/01-loop: em dia (1 exercício em 4 arquivos)\n");
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  const auto again = run_course({"exercises", "--root", root_of(t)});
+  CHECK(again.out ==
+        "exercises/01-a: 1 exercício em 3 arquivos (já estava em dia)\n"
+        "exercises/02-b: 3 exercícios em 4 arquivos (já estava em dia)\n");
+  CHECK(again.code == 0);
+  const auto check = run_course({"exercises", "--root", root_of(t), "--check"});
   CHECK(check.err == "");
+  CHECK(check.out ==
+        "exercises/01-a: em dia (1 exercício em 3 arquivos)\n"
+        "exercises/02-b: em dia (3 exercícios em 4 arquivos)\n");
+  CHECK(check.code == 0);
 }
 
-TEST_CASE("exercises --check lista o que difere sem escrever nada") {
+TEST_CASE("exercises --check lista o que difere e não escreve nada") {
   Tree t;
-  write_stage(t);
-  REQUIRE(run_course({"exercises", "--root", t.root().string()}).code == 0);
-  t.write("exercises/01-loop/loop.hpp", "// editado à mão\n");
-  t.write("exercises/01-loop/velho.cpp", "int old;\n");
-  t.write("solutions/01-loop/novo.hpp", "#pragma once\n");
-  fs::permissions(t.root() / "exercises/01-loop/data/script.sh", fs::perms::owner_exec,
+  small::write_course(t);
+  t.write("solutions/01-a/tools/run.sh", "#!/bin/sh\n");
+  fs::permissions(t.root() / "solutions/01-a/tools/run.sh", fs::perms::owner_exec,
+                  fs::perm_options::add);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  t.write("exercises/01-a/soma.hpp", "// editado à mão\n");
+  t.write("exercises/01-a/velho.cpp", "int velho;\n");
+  t.write("solutions/01-a/novo.hpp", "#pragma once\n");
+  fs::permissions(t.root() / "exercises/01-a/tools/run.sh", fs::perms::owner_exec,
                   fs::perm_options::remove);
-  fs::create_directories(t.root() / "exercises/09-sumiu");
+  t.write("exercises/09-sumiu/a.cpp", "int a;\n");
 
-  const auto r = run_course({"exercises", "--root", t.root().string(), "--check"});
-  CHECK(r.code == 1);
+  const auto r = run_course({"exercises", "--root", root_of(t), "--check"});
   CHECK(r.out == "");
   CHECK(r.err ==
-        "exercises/ está desatualizado: rode ./hz exercises-gen\n"
-        "  permissões diferem: exercises/01-loop/data/script.sh\n"
-        "  difere: exercises/01-loop/loop.hpp\n"
-        "  falta: exercises/01-loop/novo.hpp\n"
-        "  sobrando: exercises/01-loop/velho.cpp\n"
+        "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n"
+        "  falta: exercises/01-a/novo.hpp\n"
+        "  difere: exercises/01-a/soma.hpp\n"
+        "  permissões diferem: exercises/01-a/tools/run.sh\n"
+        "  sobrando: exercises/01-a/velho.cpp\n"
         "  sobrando: exercises/09-sumiu/ (não existe solutions/09-sumiu)\n");
-  CHECK(t.read("exercises/01-loop/loop.hpp") == "// editado à mão\n");
-  CHECK_FALSE(t.exists("exercises/01-loop/novo.hpp"));
+  CHECK(r.code == 1);
+  CHECK(t.read("exercises/01-a/soma.hpp") == "// editado à mão\n");
+  CHECK_FALSE(t.exists("exercises/01-a/novo.hpp"));
+  CHECK(t.exists("exercises/09-sumiu/a.cpp"));
 }
 
-TEST_CASE("exercises regenera e apaga o que não existe mais na solução") {
+TEST_CASE("exercises --check reprova seção do hints.md que não é título do capítulo") {
   Tree t;
-  write_stage(t);
-  REQUIRE(run_course({"exercises", "--root", t.root().string()}).code == 0);
-  t.write("exercises/01-loop/loop.hpp", "// editado à mão\n");
-  t.write("exercises/01-loop/velho/velho.cpp", "int old;\n");
-  t.write("exercises/LEIA-ME.md", "fica\n");
-
-  const auto r = run_course({"exercises", "--root", t.root().string(), "--stage", "01-loop"});
-  CHECK(r.code == 0);
-  CHECK(r.out ==
-        "  escrito: exercises/01-loop/loop.hpp\n"
-        "  removido: exercises/01-loop/velho/velho.cpp\n"
-        "exercises/01-loop: 1 exercício em 4 arquivos (1 escrito, 1 removido)\n");
-  CHECK(t.read("exercises/01-loop/loop.hpp") == "int run(int turns);\n");
-  CHECK_FALSE(t.exists("exercises/01-loop/velho"));
-  CHECK(t.read("exercises/LEIA-ME.md") == "fica\n");
-}
-
-TEST_CASE("exercises com erro de marcador não escreve nada e sai com 2") {
-  Tree t;
-  write_stage(t);
-  t.write("solutions/01-loop/ruim.cpp", "int a;\n// EXERCICIO 01-loop/x: faça\n// STUB: f();\n");
-  t.write("solutions/01-loop/dup.cpp",
-          "// EXERCICIO 01-loop/loop-body: de novo\n// STUB: g();\n// FIM-EXERCICIO\n");
-  const auto r = run_course({"exercises", "--root", t.root().string()});
-  CHECK(r.code == 2);
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  t.write("livro/02-b.md", "# A etapa 02-b\n\n## Exercício 1 — O triplo\n");
+  const auto r = run_course({"exercises", "--root", root_of(t), "--check"});
   CHECK(r.out == "");
   CHECK(r.err ==
-        "solutions/01-loop/loop.cpp:6: exercício 01-loop/loop-body repetido (já aparece em "
-        "solutions/01-loop/dup.cpp:1)\n"
-        "solutions/01-loop/ruim.cpp:2: EXERCICIO sem // FIM-EXERCICIO\n"
-        "hz-course: erro nos marcadores de exercício; nada foi escrito\n");
-  CHECK_FALSE(t.exists("exercises/01-loop"));
+        "exercises/02-b/hints.md:8: 02-b/dobro: a seção \"Exercício 2 — O dobro\" não é um "
+        "título de livro/02-b.md\n");
+  CHECK(r.code == 1);
 }
 
-TEST_CASE("exercises com etapa desconhecida é erro de uso") {
+TEST_CASE("exercises regenera um arquivo cujas regiões ainda são os stubs gerados") {
   Tree t;
-  write_stage(t);
-  const auto r = run_course({"exercises", "--root", t.root().string(), "--stage", "07-nada"});
-  CHECK(r.code == 2);
-  CHECK(r.err ==
-        "hz-course: etapa desconhecida: 07-nada (não existe solutions/07-nada)\n"
-        "veja: hz-course help\n");
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  // A solução muda fora da região: o exercício intocado acompanha.
+  t.write("solutions/01-a/soma.cpp", "// Somas.\n" + small::kSoma01);
+  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "  escrito: exercises/01-a/soma.cpp\n"
+        "exercises/01-a: 1 exercício em 3 arquivos (1 escrito, 0 removidos)\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/01-a/soma.cpp") == "// Somas.\n" + small::kSomaExercise01);
 }
 
-TEST_CASE("subcomando desconhecido sai com 2") {
-  const auto r = run_course({"voar"});
+TEST_CASE("exercises nunca sobrescreve uma região editada sem --force, nem o resto") {
+  Tree t;
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  const std::string student =
+      replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer);
+  t.write("exercises/01-a/soma.cpp", student);
+  t.write("solutions/01-a/soma.hpp", small::kHeader + "int dobro(int a);\n");
+
+  const auto r = run_course({"exercises", "--root", root_of(t)});
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
+        "de alguém?) e seriam sobrescritos ou apagados:\n"
+        "  exercises/01-a/soma.cpp\n"
+        "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
+        "--force.\n");
+  CHECK(r.code == 1);
+  CHECK(t.read("exercises/01-a/soma.cpp") == student);
+  CHECK(t.read("exercises/01-a/soma.hpp") == small::kHeader);
+
+  const auto forced = run_course({"exercises", "--root", root_of(t), "--stage", "01-a", "--force"});
+  CHECK(forced.err == "");
+  CHECK(forced.out ==
+        "  escrito: exercises/01-a/soma.cpp\n"
+        "  escrito: exercises/01-a/soma.hpp\n"
+        "exercises/01-a: 1 exercício em 3 arquivos (2 escritos, 0 removidos)\n");
+  CHECK(forced.code == 0);
+  CHECK(t.read("exercises/01-a/soma.cpp") == small::kSomaExercise01);
+}
+
+TEST_CASE("exercises trata marcadores quebrados e regiões que sumiram como trabalho de alguém") {
+  Tree t;
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  // Sem o FIM-EXERCICIO, não dá para saber o que é do aluno.
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, "  // FIM-EXERCICIO\n", "  return a + b;\n"));
+  // Sem a região inteira: o aluno a apagou.
+  t.write("exercises/02-b/dobro.cpp", "int dobro(int a) { return a + a; }\n");
+  const auto r = run_course({"exercises", "--root", root_of(t), "--check"});
+  CHECK(r.err ==
+        "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n"
+        "  difere: exercises/01-a/soma.cpp\n"
+        "  difere: exercises/02-b/dobro.cpp\n");
+  const auto gen = run_course({"exercises", "--root", root_of(t)});
+  CHECK(gen.err ==
+        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
+        "de alguém?) e seriam sobrescritos ou apagados:\n"
+        "  exercises/01-a/soma.cpp\n"
+        "  exercises/02-b/dobro.cpp\n"
+        "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
+        "--force.\n");
+  CHECK(gen.code == 1);
+}
+
+TEST_CASE("exercises só apaga arquivos a mais com --force, e as pastas que ficam vazias") {
+  Tree t;
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  t.write("exercises/01-a/ajuda.cpp", "int ajuda;\n");
+  t.write("exercises/01-a/notas/ideias.txt", "x\n");
+
+  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
+  CHECK(r.err ==
+        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
+        "de alguém?) e seriam sobrescritos ou apagados:\n"
+        "  exercises/01-a/ajuda.cpp\n"
+        "  exercises/01-a/notas/ideias.txt\n"
+        "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
+        "--force.\n");
+  CHECK(r.code == 1);
+  CHECK(t.exists("exercises/01-a/ajuda.cpp"));
+
+  const auto forced = run_course({"exercises", "--root", root_of(t), "--stage", "01-a", "--force"});
+  CHECK(forced.err == "");
+  CHECK(forced.out ==
+        "  removido: exercises/01-a/ajuda.cpp\n"
+        "  removido: exercises/01-a/notas/ideias.txt\n"
+        "exercises/01-a: 1 exercício em 3 arquivos (0 escritos, 2 removidos)\n");
+  CHECK(forced.code == 0);
+  CHECK_FALSE(t.exists("exercises/01-a/ajuda.cpp"));
+  CHECK_FALSE(t.exists("exercises/01-a/notas"));
+  CHECK(t.exists("exercises/01-a/hints.md"));
+}
+
+TEST_CASE("exercises só apaga uma etapa que sumiu de solutions/ com --force") {
+  Tree t;
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  t.write("exercises/09-velha/a.cpp", "int a;\n");
+  const auto r = run_course({"exercises", "--root", root_of(t)});
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "hz-course: exercises/ tem etapas que não existem mais em solutions/: 09-velha \n"
+        "Nada foi escrito; rode com --force para apagá-las.\n");
+  CHECK(r.code == 1);
+  CHECK(t.exists("exercises/09-velha/a.cpp"));
+  const auto forced = run_course({"exercises", "--root", root_of(t), "--force"});
+  CHECK(forced.out ==
+        "  removido: exercises/09-velha/\n"
+        "exercises/01-a: 1 exercício em 3 arquivos (já estava em dia)\n"
+        "exercises/02-b: 3 exercícios em 4 arquivos (já estava em dia)\n");
+  CHECK(forced.code == 0);
+  CHECK_FALSE(t.exists("exercises/09-velha"));
+}
+
+TEST_CASE("exercises --proof-out escreve a versão da prova, com a resposta e a chave HZ_STUB") {
+  Tree t;
+  small::write_course(t);
+  const std::string out = t.path("prova");
+  const auto r = run_course({"exercises", "--root", root_of(t), "--proof-out", out});
+  CHECK(r.err == "");
+  CHECK(r.out == fs::path(out).generic_string() + "/01-a: 1 exercício com a chave HZ_STUB\n" +
+                     fs::path(out).generic_string() + "/02-b: 3 exercícios com a chave HZ_STUB\n");
+  CHECK(r.code == 0);
+  CHECK(
+      t.read("prova/02-b/dobro.cpp") ==
+      "#include \"soma.hpp\"\n"
+      "\n"
+      "#include \"hz/not_implemented.hpp\"\n"
+      "\n"
+      "int dobro(int a) {\n"
+      "  // EXERCICIO 02-b/dobro: devolva o dobro de a\n"
+      "  if (::hz::exercise_stubbed(\"02-b/dobro\")) throw ::hz::NotImplemented(\"02-b/dobro\",\n" +
+          std::string(71, ' ') +
+          "\"livro/02-b.md, \\\"Exercício 2 — O dobro\\\"\");\n"
+          "  return soma(a, a);\n"
+          "  // FIM-EXERCICIO\n"
+          "}\n");
+  CHECK(t.read("prova/01-a/CMakeLists.txt") == small::kCMake);
+  CHECK_FALSE(t.exists("exercises/01-a/soma.cpp"));
+}
+
+// --------------------------------------------------- os erros que o plano encontra
+
+namespace {
+
+std::string marker_errors_of(const Tree& t, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"exercises", "--root", root_of(t)};
+  for (std::string& a : extra) args.push_back(std::move(a));
+  const auto r = run_course(args);
+  CHECK(r.out == "");
   CHECK(r.code == 2);
-  CHECK(r.err == "hz-course: subcomando desconhecido: voar\nveja: hz-course help\n");
+  CHECK_FALSE(t.exists("exercises/01-a/soma.cpp"));
+  return r.err;
+}
+
+const std::string kNothingWritten =
+    "hz-course: erro nos marcadores de exercício; nada foi escrito\n";
+
+}  // namespace
+
+TEST_CASE("exercises: região de uma etapa posterior é erro e nada é escrito") {
+  Tree t;
+  small::write_course(t);
+  t.write("solutions/01-a/cedo.cpp",
+          "void f() {\n  // EXERCICIO 02-b/cedo: cedo demais\n  // FIM-EXERCICIO\n}\n");
+  CHECK(marker_errors_of(t) ==
+        "solutions/01-a/cedo.cpp:2: o exercício 02-b/cedo é de uma etapa que não vem antes de "
+        "01-a (o id começa com a etapa em que o exercício nasce)\n" +
+            kNothingWritten);
+}
+
+TEST_CASE("exercises: região sem entrada no hints.md e entrada sem região") {
+  Tree t;
+  small::write_course(t);
+  t.write("solutions/01-a/novo.cpp", "// EXERCICIO 01-a/novo: faça\n// FIM-EXERCICIO\n");
+  t.remove("solutions/02-b/dobro.cpp");
+  CHECK(marker_errors_of(t) ==
+        "solutions/01-a/novo.cpp:1: o exercício 01-a/novo não está em exercises/01-a/hints.md "
+        "(escreva lá a seção do livro e as dicas)\n"
+        "exercises/02-b/hints.md:8: o exercício 02-b/dobro não tem região em solutions/02-b "
+        "(marque com // EXERCICIO 02-b/dobro: ...)\n" +
+            kNothingWritten);
+}
+
+TEST_CASE("exercises: a resposta de uma região antiga não pode mudar numa etapa seguinte") {
+  Tree t;
+  small::write_course(t);
+  t.write("solutions/02-b/soma.cpp", replaced(small::kSoma02, "return a + b;", "return b + a;"));
+  CHECK(marker_errors_of(t) ==
+        "solutions/02-b/soma.cpp:4: a resposta de 01-a/soma difere da de solutions/01-a (uma "
+        "região que o capítulo reescreve precisa de um id novo, 02-b/...)\n" +
+            kNothingWritten);
+}
+
+TEST_CASE("exercises: região de etapa anterior que não existe lá é erro") {
+  Tree t;
+  small::write_course(t);
+  t.write("exercises/01-a/hints.md", hint_entry("01-a/soma", "Exercício 1 — A soma") +
+                                         hint_entry("01-a/velho", "Exercício 1 — A soma"));
+  t.write("solutions/02-b/velho.cpp", "// EXERCICIO 01-a/velho: faça\nx();\n// FIM-EXERCICIO\n");
+  CHECK(marker_errors_of(t, {"--stage", "02-b"}) ==
+        "solutions/02-b/velho.cpp:1: o exercício 01-a/velho não existe em solutions/01-a\n" +
+            kNothingWritten);
+}
+
+TEST_CASE("exercises: id repetido em dois arquivos da etapa") {
+  Tree t;
+  small::write_course(t);
+  t.write("solutions/01-a/outro.cpp",
+          "#include \"soma.hpp\"\n\n// EXERCICIO 01-a/soma: de novo\n// FIM-EXERCICIO\n");
+  CHECK(marker_errors_of(t) ==
+        "solutions/01-a/soma.cpp:4: exercício 01-a/soma repetido (já aparece em "
+        "solutions/01-a/outro.cpp:3)\n" +
+            kNothingWritten);
+}
+
+TEST_CASE("exercises: stub com linha longa demais e marcador quebrado") {
+  Tree t;
+  small::write_course(t);
+  t.write("exercises/02-b/hints.md",
+          hint_entry("02-b/triplo",
+                     "Exercício 1 — O triplo de um número inteiro qualquer, sem "
+                     "estouro") +
+              hint_entry("02-b/dobro", "Exercício 2 — O dobro"));
+  t.write("solutions/01-a/ruim.cpp", "int a;\n// EXERCICIO 01-a/soma: sem fim\n");
+  CHECK(marker_errors_of(t) ==
+        "solutions/01-a/ruim.cpp:2: região de exercício sem // FIM-EXERCICIO\n"
+        "solutions/02-b/soma.cpp:10: o stub de 02-b/triplo passa de 100 colunas: encurte a "
+        "instrução do marcador ou o título da seção\n" +
+            kNothingWritten);
+}
+
+TEST_CASE("exercises: etapa desconhecida, hints.md inválido e raiz sem solutions/") {
+  Tree t;
+  small::write_course(t);
+  const auto unknown = run_course({"exercises", "--root", root_of(t), "--stage", "07-nada"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err ==
+        "hz-course: etapa desconhecida: 07-nada (não existe solutions/07-nada listada em "
+        "etapas/stages.txt)\nveja: hz-course help\n");
+
+  t.write("exercises/01-a/hints.md", "## 01-a/soma\nCapítulo: livro/01-a.md\n");
+  const auto hints = run_course({"exercises", "--root", root_of(t)});
+  CHECK(hints.code == 2);
+  CHECK(hints.out == "");
+  CHECK(hints.err ==
+        "exercises/01-a/hints.md:1: 01-a/soma: falta a linha \"Seção: <título exato>\"\n"
+        "exercises/01-a/hints.md:1: 01-a/soma: uma escada de dicas precisa de pelo menos 2 dicas "
+        "(itens \"1. ...\", \"2. ...\")\n");
+
+  Tree empty;
+  const auto no_root = run_course({"exercises", "--root", root_of(empty)});
+  CHECK(no_root.code == 2);
+  CHECK(no_root.err == "hz-course: não achei " + (empty.root() / "solutions").generic_string() +
+                           " (--root deve ser a raiz do repositório)\nveja: hz-course help\n");
 }

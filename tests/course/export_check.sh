@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Conferências rápidas (sem compilar nada) da exportação para alunos:
-#   track   a trilha padrão do cmake/HzOptions.cmake com e sem solutions/
-#   export  ./hz export numa pasta temporária e as recusas do ./hz grade
+#   track   a trilha padrão do cmake/HzOptions.cmake com e sem solutions/, e a
+#           trilha proof
+#   export  ./hz export numa pasta temporária, o que o aluno roda nela sem
+#           solutions/ (list, hint, carry) e o que o ./hz grade usa (as recusas
+#           antes de compilar e o hz-course fill)
 # Uso: export_check.sh track|export RAIZ [HZ_COURSE]
 set -euo pipefail
 
@@ -24,10 +27,19 @@ expect_contains() {
   }
 }
 
+# O núcleo de uma etapa no projeto mínimo: um alvo que não compila nada (o
+# HzOptions.cmake põe opções de compilação nele fora da trilha solutions).
+write_core() { # write_core PASTA
+  mkdir -p "$1"
+  : >"$1/core.txt"
+  # shellcheck disable=SC2016 # o texto literal do CMake
+  echo 'add_library(${HZ_STAGE_CORE} OBJECT core.txt)' >"$1/CMakeLists.txt"
+}
+
 check_track() {
   # Um projeto mínimo (sem compilador) que usa o HzOptions.cmake de verdade.
   local p="$tmp/p"
-  mkdir -p "$p/cmake" "$p/exercises/01-x" "$p/etapas/01-x"
+  mkdir -p "$p/cmake" "$p/etapas/01-x"
   cp "$root/cmake/HzOptions.cmake" "$p/cmake/"
   cat >"$p/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.22)
@@ -35,7 +47,7 @@ project(hz_track_check NONE)
 include(cmake/HzOptions.cmake)
 hz_add_stage(01-x)
 CM
-  : >"$p/exercises/01-x/CMakeLists.txt"
+  write_core "$p/exercises/01-x"
   : >"$p/etapas/01-x/CMakeLists.txt"
 
   cmake -S "$p" -B "$tmp/b1" >"$tmp/out1" 2>&1 || fail "configurar sem solutions/ falhou: $(cat "$tmp/out1")"
@@ -46,11 +58,28 @@ CM
   fi
   expect_contains "$tmp/out2" "A trilha solutions foi pedida para 01-x"
 
-  mkdir -p "$p/solutions/01-x"
-  : >"$p/solutions/01-x/CMakeLists.txt"
+  write_core "$p/solutions/01-x"
   cmake -S "$p" -B "$tmp/b3" >"$tmp/out3" 2>&1 || fail "configurar com solutions/ falhou: $(cat "$tmp/out3")"
   expect_contains "$tmp/out3" "Etapa 01-x: trilha solutions"
-  echo "ok: trilha padrão solutions com solutions/ e exercises sem"
+
+  # A trilha proof lê o núcleo que hz-course exercises --proof-out escreveu.
+  if cmake -S "$p" -B "$tmp/b4" -DHZ_TRACK=proof -DHZ_PROOF_DIR="$tmp/prova" >"$tmp/out4" 2>&1; then
+    fail "-DHZ_TRACK=proof sem a pasta da prova deveria falhar"
+  fi
+  expect_contains "$tmp/out4" "A trilha proof precisa de $tmp/prova/01-x"
+  write_core "$tmp/prova/01-x"
+  cmake -S "$p" -B "$tmp/b5" -DHZ_TRACK=proof -DHZ_PROOF_DIR="$tmp/prova" >"$tmp/out5" 2>&1 ||
+    fail "configurar a trilha proof falhou: $(cat "$tmp/out5")"
+  expect_contains "$tmp/out5" "Etapa 01-x: trilha proof"
+  echo "ok: trilha padrão solutions com solutions/ e exercises sem; trilha proof"
+}
+
+# listing_block ARQUIVO COMENTÁRIO: o conteúdo do bloco cercado logo depois do comentário.
+listing_block() {
+  awk -v c="$2" '
+    found && /^```/ { if (inside) exit; inside = 1; next }
+    found && inside { print }
+    $0 == c { found = 1 }' "$1"
 }
 
 check_export() {
@@ -89,9 +118,47 @@ check_export() {
   expect_contains "$wf" '.grader/hz grade "${{ matrix.stage }}" --student "$GITHUB_WORKSPACE"'
   expect_contains "$tmp/export.out" "Falta o repositório-modelo"
   if grep -rq "^<!-- listing: solutions/" "$out/livro"; then fail "o livro exportado ainda lista solutions/"; fi
-  expect_contains "$out/livro/01-loop.md" "<!-- listing: exercises/01-loop/agent_loop.cpp#run-turn -->"
-  expect_contains "$out/livro/01-loop.md" "// TODO EXERCICIO 01-loop/loop-body:"
+  # A listagem do laço mostra o stub que o gerador escreveu, não a resposta.
+  local comment="<!-- listing: exercises/01-loop/agent_loop.cpp#run-turn -->"
+  expect_contains "$out/livro/01-loop.md" "$comment"
+  listing_block "$out/livro/01-loop.md" "$comment" >"$tmp/run-turn"
+  expect_contains "$tmp/run-turn" "// TODO EXERCICIO 01-loop/"
+  expect_contains "$tmp/run-turn" 'throw hz::NotImplemented("01-loop/'
+  expect_contains "$tmp/run-turn" "// FIM-EXERCICIO"
   "$course" listings --root "$out" --check >/dev/null || fail "as listagens da exportação não batem com exercises/"
+  # Os diffs das etapas no livro vêm de exercises/ (./hz export roda stages --update --tree exercises).
+  if grep -rqs "^diff -ru solutions/" "$out/livro/diffs"; then fail "um diff do livro exportado mostra solutions/"; fi
+  "$course" stages --root "$out" --check --tree exercises >"$tmp/stages.out" 2>&1 ||
+    fail "os diffs do livro exportado não são os de exercises/: $(cat "$tmp/stages.out")"
+
+  # O que o aluno roda na cópia dele, que não tem solutions/.
+  local first second
+  first="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | sed -n 1p)"
+  second="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | sed -n 2p)"
+  "$course" list --root "$out" >"$tmp/list.out" 2>&1 || fail "hz-course list na exportação falhou: $(cat "$tmp/list.out")"
+  expect_contains "$tmp/list.out" "$first/"
+  "$course" hint --root "$out" --state "$tmp/dicas.json" >"$tmp/hint.out" 2>&1 ||
+    fail "hz-course hint na exportação falhou: $(cat "$tmp/hint.out")"
+  expect_contains "$tmp/hint.out" "Dica 1 de "
+  if [[ -n "$second" && -d "$out/exercises/$second" ]]; then
+    "$course" carry --root "$out" --to "$second" >"$tmp/carry.out" 2>&1 ||
+      fail "hz-course carry sem solutions/ falhou: $(cat "$tmp/carry.out")"
+    expect_contains "$tmp/carry.out" "0 regiões levadas para exercises/$second."
+  fi
+
+  # A correção põe as respostas de referência nas regiões das etapas
+  # anteriores com este comando (numa cópia; nada compila aqui).
+  local last
+  last="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | tail -n1)"
+  mkdir -p "$tmp/nota"
+  cp -R "$out/exercises" "$tmp/nota/"
+  "$course" fill --root "$tmp/nota" --reference "$root" --stage "$last" >"$tmp/fill.out" 2>&1 ||
+    fail "hz-course fill (o que ./hz grade roda) falhou: $(cat "$tmp/fill.out")"
+  if [[ "$last" == "$first" ]]; then
+    [[ ! -s "$tmp/fill.out" ]] || fail "fill na primeira etapa não tem o que trocar: $(cat "$tmp/fill.out")"
+  else
+    expect_contains "$tmp/fill.out" "Regiões de etapas anteriores com a resposta de referência:"
+  fi
 
   # Pasta não vazia: recusa.
   if HZ_COURSE="$course" NO_COLOR=1 "$root/hz" export "$out" >"$tmp/again.out" 2>&1; then
@@ -126,7 +193,7 @@ check_export() {
     fail "grade deveria recusar etapa desconhecida"
   fi
   expect_contains "$tmp/stage.out" "etapa desconhecida: 99-nada"
-  echo "ok: export sem solutions/ e .ci/, livro com stubs, workflow; grade recusa o que não é código do aluno"
+  echo "ok: export sem solutions/ e .ci/, livro e diffs com stubs, workflow; list, hint e carry sem solutions/; fill; grade recusa o que não é código do aluno"
 }
 
 case "$mode" in

@@ -1,7 +1,9 @@
 #pragma once
 
 // Ajudantes dos testes do hz-course: uma árvore de arquivos numa pasta
-// temporária que se apaga, e `run` do hz-course com a saída capturada.
+// temporária que se apaga, `run` do hz-course com a saída capturada e um curso
+// pequeno de duas etapas (01-a e 02-b) para os testes do gerador, do carry, do
+// fill e do encadeamento das etapas.
 
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +32,9 @@ class Tree {
   Tree& operator=(const Tree&) = delete;
 
   const std::filesystem::path& root() const { return root_; }
+  std::string path(const std::string& rel = "") const {
+    return rel.empty() ? root_.string() : (root_ / rel).string();
+  }
 
   void write(const std::string& rel, const std::string& content) const {
     const std::filesystem::path p = root_ / rel;
@@ -43,6 +48,8 @@ class Tree {
   }
 
   bool exists(const std::string& rel) const { return std::filesystem::exists(root_ / rel); }
+
+  void remove(const std::string& rel) const { std::filesystem::remove_all(root_ / rel); }
 
  private:
   std::filesystem::path root_;
@@ -60,5 +67,108 @@ inline Run run_course(std::vector<std::string> args) {
   const int code = run(args, out, err);
   return {code, out.str(), err.str()};
 }
+
+// Troca a primeira ocorrência de `from` por `to` (o teste falha cedo se não há).
+inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  if (at == std::string::npos) throw std::runtime_error("não achei '" + from + "'");
+  return text.replace(at, from.size(), to);
+}
+
+// Uma entrada de exercises/NN/hints.md com duas dicas; o capítulo é livro/NN.md.
+inline std::string hint_entry(const std::string& id, const std::string& section) {
+  const std::string stage = id.substr(0, id.find('/'));
+  return "## " + id + "\nCapítulo: livro/" + stage + ".md\nSeção: " + section +
+         "\n\n1. primeira dica de " + id + "\n2. segunda dica de " + id + "\n\n";
+}
+
+// O curso pequeno. A etapa 02-b estende a 01-a: soma.cpp ganha o exercício
+// 02-b/triplo e dobro.cpp é novo (o manifesto em etapas/stages.txt diz isso).
+namespace small {
+
+inline const std::string kStages = "01-a\n02-b: dobro.cpp soma.cpp\n";
+
+inline const std::string kHeader = "#pragma once\n\nint soma(int a, int b);\n";
+
+inline const std::string kSoma01 =
+    "#include \"soma.hpp\"\n"
+    "\n"
+    "int soma(int a, int b) {\n"
+    "  // EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+    "  return a + b;\n"
+    "  // FIM-EXERCICIO\n"
+    "}\n";
+
+inline const std::string kSoma02 = kSoma01 +
+                                   "\n"
+                                   "int triplo(int a) {\n"
+                                   "  // EXERCICIO 02-b/triplo: devolva o triplo de a\n"
+                                   "  return soma(a, soma(a, a));\n"
+                                   "  // FIM-EXERCICIO\n"
+                                   "}\n";
+
+inline const std::string kDobro =
+    "#include \"soma.hpp\"\n"
+    "\n"
+    "int dobro(int a) {\n"
+    "  // EXERCICIO 02-b/dobro: devolva o dobro de a\n"
+    "  return soma(a, a);\n"
+    "  // FIM-EXERCICIO\n"
+    "}\n";
+
+inline const std::string kCMake = "add_library(a soma.cpp)\n";
+
+// O stub que o gerador escreve para 01-a/soma.
+inline const std::string kSomaStub =
+    "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+    "  throw hz::NotImplemented(\"01-a/soma\", \"livro/01-a.md, \\\"Exercício 1 — A soma\\\"\");\n"
+    "  // FIM-EXERCICIO\n";
+
+// exercises/01-a/soma.cpp como o gerador o escreve.
+inline const std::string kSomaExercise01 =
+    "#include \"soma.hpp\"\n"
+    "\n"
+    "#include \"hz/not_implemented.hpp\"\n"
+    "\n"
+    "int soma(int a, int b) {\n" +
+    kSomaStub + "}\n";
+
+inline const std::string kTriploStub =
+    "  // TODO EXERCICIO 02-b/triplo: devolva o triplo de a\n"
+    "  throw hz::NotImplemented(\"02-b/triplo\", \"livro/02-b.md, \\\"Exercício 1 — O "
+    "triplo\\\"\");\n"
+    "  // FIM-EXERCICIO\n";
+
+inline const std::string kSomaExercise02 = kSomaExercise01 +
+                                           "\n"
+                                           "int triplo(int a) {\n" +
+                                           kTriploStub + "}\n";
+
+// Uma resposta de aluno para 01-a/soma, do jeito que ele a escreveria.
+inline const std::string kSomaAnswer =
+    "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+    "  const int total = a + b;  // feito pelo aluno\n"
+    "  return total;\n"
+    "  // FIM-EXERCICIO\n";
+
+inline void write_course(const Tree& t) {
+  t.write("etapas/stages.txt", kStages);
+  t.write("solutions/01-a/soma.hpp", kHeader);
+  t.write("solutions/01-a/soma.cpp", kSoma01);
+  t.write("solutions/01-a/CMakeLists.txt", kCMake);
+  t.write("solutions/02-b/soma.hpp", kHeader);
+  t.write("solutions/02-b/soma.cpp", kSoma02);
+  t.write("solutions/02-b/dobro.cpp", kDobro);
+  t.write("solutions/02-b/CMakeLists.txt", kCMake);
+  t.write("exercises/01-a/hints.md",
+          "# Dicas da etapa 01-a\n\n" + hint_entry("01-a/soma", "Exercício 1 — A soma"));
+  t.write("exercises/02-b/hints.md", hint_entry("02-b/triplo", "Exercício 1 — O triplo") +
+                                         hint_entry("02-b/dobro", "Exercício 2 — O dobro"));
+  t.write("livro/01-a.md", "# A etapa 01-a\n\n## Exercício 1 — A soma\n\nSome.\n");
+  t.write("livro/02-b.md",
+          "# A etapa 02-b\n\n## Exercício 1 — O triplo\n\n## Exercício 2 — O dobro\n");
+}
+
+}  // namespace small
 
 }  // namespace hz::course::test

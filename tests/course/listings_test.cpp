@@ -19,8 +19,6 @@ const char* const kCode =
     "  // EXERCICIO 01-loop/greet: monte a saudação\n"
     "  return \"oi \" + std::to_string(n);\n"
     "\n"
-    "  // STUB: (void)n;\n"
-    "  // STUB: throw 1;\n"
     "  // FIM-EXERCICIO\n"
     "}\n"
     "// end-listing: greet\n"
@@ -171,8 +169,8 @@ TEST_CASE("unified_diff agrupa as mudanças com três linhas de contexto") {
 
 namespace {
 
-// O que o gerador escreve em exercises/ a partir de kCode: a linha TODO e o
-// stub ficam; o FIM-EXERCICIO é marcador e some da listagem.
+// O que o gerador escreve em exercises/ a partir de kCode: na listagem, a
+// linha TODO, o stub e o FIM-EXERCICIO aparecem (o aluno vê onde a região acaba).
 const char* const kExerciseCode =
     "#include <string>\n"
     "\n"
@@ -180,8 +178,7 @@ const char* const kExerciseCode =
     "// listing: greet\n"
     "std::string greet(int n) {\n"
     "  // TODO EXERCICIO 01-loop/greet: monte a saudação\n"
-    "  (void)n;\n"
-    "  throw 1;\n"
+    "  throw hz::NotImplemented(\"01-loop/greet\");\n"
     "  // FIM-EXERCICIO\n"
     "}\n"
     "// end-listing: greet\n"
@@ -230,8 +227,8 @@ TEST_CASE("listings --update --from exercises mostra o stub e aponta o comentár
         "@@ -1,5 +1,3 @@\n"
         " std::string greet(int n) {\n"
         "-  // TODO EXERCICIO 01-loop/greet: monte a saudação\n"
-        "-  (void)n;\n"
-        "-  throw 1;\n"
+        "-  throw hz::NotImplemented(\"01-loop/greet\");\n"
+        "-  // FIM-EXERCICIO\n"
         "+  return \"oi \" + std::to_string(n);\n"
         " }\n"
         "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings --update\n");
@@ -248,8 +245,8 @@ TEST_CASE("listings --update --from exercises mostra o stub e aponta o comentár
         "```cpp\n"
         "std::string greet(int n) {\n"
         "  // TODO EXERCICIO 01-loop/greet: monte a saudação\n"
-        "  (void)n;\n"
-        "  throw 1;\n"
+        "  throw hz::NotImplemented(\"01-loop/greet\");\n"
+        "  // FIM-EXERCICIO\n"
         "}\n"
         "```\n"
         "<!-- listing: mock-server/x.json -->\n"

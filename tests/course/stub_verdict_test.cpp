@@ -112,18 +112,6 @@ TEST_CASE("passes-on-stubs com relatório vazio reprova") {
   CHECK(r.err.rfind("nenhum teste no relatório: a etapa tem testes?\n", 0) == 0);
 }
 
-TEST_CASE("progress soma os testes que passam por etapa") {
-  Tree t;
-  t.write("r/01-loop.xml", junit({{"a", "run"}, {"b", "fail"}, {"c", "fail"}}));
-  t.write("r/02-brakes.xml", junit({{"d", "run"}, {"e", "run"}}));
-  const auto r = run_course({"progress", "--junit-dir", (t.root() / "r").string()});
-  CHECK(r.code == 0);
-  CHECK(r.out ==
-        "01-loop: 1/3 testes passando\n"
-        "02-brakes: 2/2 testes passando\n"
-        "total: 3/5 testes passando\n");
-}
-
 TEST_CASE("grade dá a nota da etapa e só sai com 0 quando todos passam") {
   Tree t;
   t.write("parcial.xml", junit({{"a", "run"}, {"b", "fail"}, {"c", "notrun"}}));

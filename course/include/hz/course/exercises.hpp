@@ -73,6 +73,15 @@ StagePlan plan_stage(const std::filesystem::path& root, const std::string& stage
                      const StageList& stages, const Catalog& catalog,
                      StubMode mode = StubMode::stubs);
 
+// O plano de exercises/<stage> lido do próprio exercises/, para quem não tem
+// solutions/ (a cópia dos alunos): os fontes com regiões e, em `stubs`, o stub
+// que o gerador escreveria para cada região, refeito da linha TODO (e das que a
+// continuam) e do catálogo. Basta para reconhecer um stub intocado (o carry);
+// `content`, `answers` e `filled` não valem como os do plan_stage. Um arquivo
+// com marcadores quebrados entra sem stubs.
+StagePlan plan_from_exercises(const std::filesystem::path& root, const std::string& stage,
+                              const Catalog& catalog);
+
 // Uma diferença entre o plano e o que está no disco.
 struct Drift {
   enum class Kind { missing, differs, mode, extra } kind;

@@ -1,0 +1,282 @@
+#include <doctest/doctest.h>
+
+#include "fixture.hpp"
+
+using hz::course::test::replaced;
+using hz::course::test::run_course;
+using hz::course::test::Tree;
+namespace small = hz::course::test::small;
+
+namespace {
+
+// O curso pequeno com exercises/ gerado.
+void write_generated(const Tree& t) {
+  small::write_course(t);
+  const auto r = run_course({"exercises", "--root", t.root().string()});
+  REQUIRE(r.code == 0);
+}
+
+const std::string kTriploAnswer =
+    "  // TODO EXERCICIO 02-b/triplo: devolva o triplo de a\n"
+    "  return 3 * a;\n"
+    "  // FIM-EXERCICIO\n";
+
+}  // namespace
+
+TEST_CASE("carry leva a resposta do aluno para a região de mesmo id que ainda é o stub") {
+  Tree t;
+  write_generated(t);
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/01-a para exercises/02-b:\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "1 região levada para exercises/02-b.\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/02-b/soma.cpp") ==
+        replaced(small::kSomaExercise02, small::kSomaStub, small::kSomaAnswer));
+  // Os exercícios novos da etapa continuam stubs.
+  CHECK(t.read("exercises/02-b/dobro.cpp").find("throw hz::NotImplemented(\"02-b/dobro\"") !=
+        std::string::npos);
+
+  // De novo: a região de destino já tem o código do aluno e fica como está.
+  const auto again = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(again.out ==
+        "Já tinham o seu código (ficaram como estão):\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "0 regiões levadas para exercises/02-b.\n");
+  CHECK(again.code == 0);
+}
+
+TEST_CASE("carry não sobrescreve o que o aluno já escreveu na etapa seguinte") {
+  Tree t;
+  write_generated(t);
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
+  const std::string mine = replaced(small::kSomaExercise02, small::kSomaStub,
+                                    "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+                                    "  return b + a;\n"
+                                    "  // FIM-EXERCICIO\n");
+  t.write("exercises/02-b/soma.cpp", mine);
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(r.out ==
+        "Já tinham o seu código (ficaram como estão):\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "0 regiões levadas para exercises/02-b.\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/02-b/soma.cpp") == mine);
+}
+
+TEST_CASE("carry não leva um stub: a região ainda não respondida fica") {
+  Tree t;
+  write_generated(t);
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Ainda são stub em exercises/01-a (nada a levar):\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "0 regiões levadas para exercises/02-b.\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/02-b/soma.cpp") == small::kSomaExercise02);
+}
+
+TEST_CASE("carry não leva uma região que o capítulo seguinte reescreveu com id novo") {
+  Tree t;
+  small::write_course(t);
+  // Em 02-b, a soma é reescrita: a região ganha o id 02-b/soma-nova.
+  const std::string rewritten =
+      "#include \"soma.hpp\"\n"
+      "\n"
+      "int soma(int a, int b) {\n"
+      "  // EXERCICIO 02-b/soma-nova: some sem estourar\n"
+      "  return static_cast<int>(static_cast<long>(a) + b);\n"
+      "  // FIM-EXERCICIO\n"
+      "}\n";
+  t.write("solutions/02-b/soma.cpp", rewritten);
+  t.write("exercises/02-b/hints.md",
+          hz::course::test::hint_entry("02-b/soma-nova", "Exercício 1 — O triplo") +
+              hz::course::test::hint_entry("02-b/dobro", "Exercício 2 — O dobro"));
+  REQUIRE(run_course({"exercises", "--root", t.path()}).code == 0);
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
+  const std::string before = t.read("exercises/02-b/soma.cpp");
+
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(r.err == "");
+  CHECK(r.out == "0 regiões levadas para exercises/02-b.\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/02-b/soma.cpp") == before);
+}
+
+TEST_CASE("carry com marcadores quebrados no aluno diz onde e sai com 1") {
+  Tree t;
+  write_generated(t);
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, "  // FIM-EXERCICIO\n", "  return a + b;\n"));
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(r.err == "exercises/01-a/soma.cpp:6: região de exercício sem // FIM-EXERCICIO\n");
+  CHECK(r.out == "0 regiões levadas para exercises/02-b.\n");
+  CHECK(r.code == 1);
+  CHECK(t.read("exercises/02-b/soma.cpp") == small::kSomaExercise02);
+}
+
+TEST_CASE("carry com --reference lê os stubs do curso de referência") {
+  Tree course;
+  write_generated(course);
+  Tree student;
+  student.write("exercises/01-a/soma.cpp",
+                replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
+  student.write("exercises/02-b/soma.cpp", small::kSomaExercise02);
+  const auto r =
+      run_course({"carry", "--root", student.path(), "--reference", course.path(), "--to", "02-b"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/01-a para exercises/02-b:\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "1 região levada para exercises/02-b.\n");
+  CHECK(student.read("exercises/02-b/soma.cpp") ==
+        replaced(small::kSomaExercise02, small::kSomaStub, small::kSomaAnswer));
+}
+
+TEST_CASE("carry na cópia dos alunos, sem solutions/, reconhece os stubs por exercises/") {
+  Tree t;
+  write_generated(t);
+  t.remove("solutions");
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/01-a para exercises/02-b:\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "1 região levada para exercises/02-b.\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/02-b/soma.cpp") ==
+        replaced(small::kSomaExercise02, small::kSomaStub, small::kSomaAnswer));
+}
+
+TEST_CASE("carry sem solutions/ reconhece o stub cujo TODO continua em várias linhas") {
+  Tree t;
+  small::write_course(t);
+  const std::string longer =
+      "devolva a soma de a e b, sem se preocupar com estouro: os testes só usam números "
+      "pequenos, positivos e negativos";
+  for (const char* file : {"solutions/01-a/soma.cpp", "solutions/02-b/soma.cpp"}) {
+    t.write(file, replaced(t.read(file), "devolva a soma de a e b", longer));
+  }
+  REQUIRE(run_course({"exercises", "--root", t.path()}).code == 0);
+  REQUIRE(t.read("exercises/01-a/soma.cpp")
+              .find("\n  // usam números pequenos, positivos e negativos\n") != std::string::npos);
+  t.remove("solutions");
+  const std::string before = t.read("exercises/02-b/soma.cpp");
+
+  const auto stub = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(stub.err == "");
+  CHECK(stub.out ==
+        "Ainda são stub em exercises/01-a (nada a levar):\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "0 regiões levadas para exercises/02-b.\n");
+  CHECK(t.read("exercises/02-b/soma.cpp") == before);
+
+  t.write("exercises/01-a/soma.cpp",
+          replaced(t.read("exercises/01-a/soma.cpp"), "  throw hz::NotImplemented(\"01-a/soma\"",
+                   "  return a + b;\n  throw hz::NotImplemented(\"01-a/soma\""));
+  const auto carried = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(carried.out ==
+        "Levadas de exercises/01-a para exercises/02-b:\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "1 região levada para exercises/02-b.\n");
+  CHECK(t.read("exercises/02-b/soma.cpp").find("  return a + b;\n  throw") != std::string::npos);
+}
+
+TEST_CASE("carry: erros de uso") {
+  Tree t;
+  write_generated(t);
+  const auto first = run_course({"carry", "--root", t.path(), "--to", "01-a"});
+  CHECK(first.code == 2);
+  CHECK(first.err ==
+        "hz-course: 01-a é a primeira etapa: não há de onde levar\nveja: hz-course help\n");
+  const auto unknown = run_course({"carry", "--root", t.path(), "--to", "09-x"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err == "hz-course: etapa desconhecida: 09-x\nveja: hz-course help\n");
+  const auto missing = run_course({"carry", "--root", t.path()});
+  CHECK(missing.code == 2);
+  CHECK(missing.err == "hz-course: falta --to NN-nome\nveja: hz-course help\n");
+}
+
+// ------------------------------------------------------------------------- fill
+
+TEST_CASE("fill põe a resposta de referência nas regiões de etapas anteriores e só nelas") {
+  Tree course;
+  write_generated(course);
+  Tree copy;
+  // A cópia da correção: 01-a/soma ainda é stub (ou o que o aluno deixou lá);
+  // 02-b/triplo tem a resposta do aluno, que não pode mudar.
+  const std::string student =
+      replaced(replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer),
+               "  throw hz::NotImplemented(\"01-a/soma\"",
+               "  // lixo\n  throw hz::NotImplemented(\"01-a/soma\"");
+  copy.write("exercises/02-b/soma.cpp", student);
+  copy.write("exercises/02-b/dobro.cpp", course.read("exercises/02-b/dobro.cpp"));
+
+  const auto r =
+      run_course({"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "02-b"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Regiões de etapas anteriores com a resposta de referência:\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n");
+  CHECK(r.code == 0);
+  CHECK(copy.read("exercises/02-b/soma.cpp") ==
+        replaced(replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer),
+                 small::kSomaStub,
+                 "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+                 "  return a + b;\n"
+                 "  // FIM-EXERCICIO\n"));
+  CHECK(copy.read("exercises/02-b/dobro.cpp") == course.read("exercises/02-b/dobro.cpp"));
+}
+
+TEST_CASE("fill na primeira etapa não tem o que trocar") {
+  Tree course;
+  write_generated(course);
+  Tree copy;
+  copy.write("exercises/01-a/soma.cpp", small::kSomaExercise01);
+  const auto r =
+      run_course({"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "01-a"});
+  CHECK(r.err == "");
+  CHECK(r.out == "");
+  CHECK(r.code == 0);
+  CHECK(copy.read("exercises/01-a/soma.cpp") == small::kSomaExercise01);
+}
+
+TEST_CASE(
+    "fill: marcadores quebrados na cópia são erro, e o uso sem opções ou sem solutions/ também") {
+  Tree course;
+  write_generated(course);
+  Tree copy;
+  copy.write("exercises/02-b/soma.cpp",
+             replaced(small::kSomaExercise02, "  // TODO EXERCICIO 01-a/soma",
+                      "  // TODO EXERCICO 01-a/soma"));
+  const auto broken =
+      run_course({"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "02-b"});
+  CHECK(broken.err == "exercises/02-b/soma.cpp:8: FIM-EXERCICIO sem a abertura da região antes\n");
+  CHECK(broken.code == 1);
+
+  const auto usage = run_course({"fill", "--root", copy.path(), "--stage", "02-b"});
+  CHECK(usage.code == 2);
+  CHECK(usage.err ==
+        "hz-course: uso: fill --root CÓPIA --reference CURSO --stage NN-nome\n"
+        "veja: hz-course help\n");
+  course.write("etapas/stages.txt", small::kStages + "03-c: x\n");
+  const auto no_stage =
+      run_course({"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "03-c"});
+  CHECK(no_stage.code == 2);
+  CHECK(no_stage.err == "hz-course: a referência " + course.root().generic_string() +
+                            " não tem solutions/03-c\nveja: hz-course help\n");
+  const auto no_solutions =
+      run_course({"fill", "--root", copy.path(), "--reference", copy.path(), "--stage", "02-b"});
+  CHECK(no_solutions.code == 2);
+  CHECK(no_solutions.err == "hz-course: a referência " + copy.root().generic_string() +
+                                " não tem solutions/\nveja: hz-course help\n");
+}

@@ -1,0 +1,219 @@
+#include <doctest/doctest.h>
+
+#include "fixture.hpp"
+
+using hz::course::test::hint_entry;
+using hz::course::test::run_course;
+using hz::course::test::Tree;
+
+namespace {
+
+const std::string kHintsB =
+    "## 01-a/b\n"
+    "Capítulo: livro/01-a.md\n"
+    "Seção: B\n"
+    "\n"
+    "1. olhe o contrato\n"
+    "2. pense no caso vazio\n"
+    "   antes do resto\n"
+    "3. quase a resposta\n";
+
+void write_course_root(const Tree& t) {
+  t.write("etapas/stages.txt", "01-a\n02-b: x\n");
+  t.write("exercises/01-a/hints.md", hint_entry("01-a/a", "A") + kHintsB);
+  t.write("exercises/02-b/hints.md", hint_entry("02-b/x", "X"));
+}
+
+std::vector<std::string> hint_args(const Tree& t, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"hint", "--root", t.path(), "--state", t.path("b/dicas.json")};
+  for (std::string& a : extra) args.push_back(std::move(a));
+  return args;
+}
+
+std::string usage_message(const std::string& message) {
+  return "hz-course: " + message + "\nveja: hz-course help\n";
+}
+
+}  // namespace
+
+TEST_CASE("sem subcomando a ajuda vai para o stderr com código 2, e help a põe no stdout") {
+  const auto none = run_course({});
+  CHECK(none.code == 2);
+  CHECK(none.out == "");
+  CHECK(none.err.rfind("uso: hz-course <subcomando> [opções]\n\nsubcomandos:\n", 0) == 0);
+  for (const char* help : {"help", "--help", "-h"}) {
+    const auto r = run_course({help});
+    CHECK(r.code == 0);
+    CHECK(r.err == "");
+    CHECK(r.out == none.err);
+  }
+}
+
+TEST_CASE("subcomando desconhecido, opção desconhecida e opção sem valor são erros de uso") {
+  const auto unknown = run_course({"voar"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.out == "");
+  CHECK(unknown.err == usage_message("subcomando desconhecido: voar"));
+  const auto option = run_course({"list", "--root", ".", "--voar"});
+  CHECK(option.code == 2);
+  CHECK(option.err == usage_message("opção desconhecida para list: --voar"));
+  const auto value = run_course({"exercises", "--root"});
+  CHECK(value.code == 2);
+  CHECK(value.err == usage_message("a opção --root precisa de um valor"));
+}
+
+TEST_CASE("combinações de opções que não fazem sentido são erros de uso") {
+  CHECK(run_course({"exercises", "--check", "--force"}).err ==
+        usage_message("--check não combina com --force nem --proof-out"));
+  CHECK(run_course({"exercises", "--check", "--proof-out", "x"}).err ==
+        usage_message("--check não combina com --force nem --proof-out"));
+  const auto listings = run_course({"listings", "--check", "--update"});
+  CHECK(listings.code == 2);
+  CHECK(listings.err == usage_message("use --check ou --update, não os dois"));
+  const auto root = run_course({"listings", "--root", "/nao/existe/mesmo"});
+  CHECK(root.code == 2);
+  CHECK(root.err == usage_message("a raiz /nao/existe/mesmo não existe"));
+  CHECK(run_course({"hint", "--root", "."}).err == usage_message("falta --state ARQUIVO"));
+  CHECK(run_course({"grade", "--stage", "01-a"}).err == usage_message("falta --junit ARQUIVO"));
+}
+
+TEST_CASE("um curso sem etapas/stages.txt legível é erro com código 2") {
+  Tree t;
+  const auto r = run_course({"list", "--root", t.path()});
+  CHECK(r.code == 2);
+  CHECK(r.out == "");
+  CHECK(r.err == "não consegui ler " + (t.root() / "etapas/stages.txt").generic_string() + "\n");
+  t.write("etapas/stages.txt", "01-a\n");
+  t.write("exercises/01-a/hints.md", "## 01-a/x\n");
+  const auto hints = run_course({"hint", "--root", t.path(), "--state", t.path("s.json")});
+  CHECK(hints.code == 2);
+  CHECK(hints.err ==
+        "exercises/01-a/hints.md:1: 01-a/x: falta a linha \"Capítulo: livro/NN-nome.md\"\n"
+        "exercises/01-a/hints.md:1: 01-a/x: falta a linha \"Seção: <título exato>\"\n"
+        "exercises/01-a/hints.md:1: 01-a/x: uma escada de dicas precisa de pelo menos 2 dicas "
+        "(itens \"1. ...\", \"2. ...\")\n");
+  CHECK_FALSE(t.exists("s.json"));
+}
+
+TEST_CASE("list mostra id, etapa e onde ler, um exercício por linha") {
+  Tree t;
+  write_course_root(t);
+  const auto all = run_course({"list", "--root", t.path()});
+  CHECK(all.err == "");
+  CHECK(all.out ==
+        "01-a/a\t01-a\tlivro/01-a.md, \"A\"\n"
+        "01-a/b\t01-a\tlivro/01-a.md, \"B\"\n"
+        "02-b/x\t02-b\tlivro/02-b.md, \"X\"\n");
+  CHECK(all.code == 0);
+  const auto one = run_course({"list", "--root", t.path(), "--stage", "02-b"});
+  CHECK(one.out == "02-b/x\t02-b\tlivro/02-b.md, \"X\"\n");
+}
+
+TEST_CASE("hint sobe a escada uma dica por vez e guarda onde o aluno está") {
+  Tree t;
+  write_course_root(t);
+  const auto first = run_course(hint_args(t, {"--exercise", "01-a/b"}));
+  CHECK(first.err == "");
+  CHECK(first.out ==
+        "01-a/b — livro/01-a.md, \"B\"\n"
+        "Dica 1 de 3: olhe o contrato\n"
+        "(./hz hint 01-a/b de novo mostra a próxima)\n");
+  CHECK(first.code == 0);
+  CHECK(t.read("b/dicas.json") == "{\n  \"01-a/b\": 1\n}\n");
+
+  const auto second = run_course(hint_args(t, {"--exercise", "01-a/b"}));
+  CHECK(second.out ==
+        "01-a/b — livro/01-a.md, \"B\"\n"
+        "Dica 2 de 3: pense no caso vazio antes do resto\n"
+        "(./hz hint 01-a/b de novo mostra a próxima)\n");
+  const auto third = run_course(hint_args(t, {"--exercise", "01-a/b"}));
+  CHECK(third.out ==
+        "01-a/b — livro/01-a.md, \"B\"\n"
+        "Dica 3 de 3: quase a resposta\n");
+  CHECK(t.read("b/dicas.json") == "{\n  \"01-a/b\": 3\n}\n");
+
+  const auto after = run_course(hint_args(t, {"--exercise", "01-a/b"}));
+  CHECK(after.out ==
+        "01-a/b — livro/01-a.md, \"B\"\n"
+        "Você já viu as 3 dicas deste exercício:\n"
+        "  1. olhe o contrato\n"
+        "  2. pense no caso vazio antes do resto\n"
+        "  3. quase a resposta\n"
+        "A resposta comentada está no capítulo, depois dos exercícios. Antes de ler, rode\n"
+        "./hz test 01-a/b e leia a falha: ela mostra os dois lados.\n");
+  CHECK(after.code == 0);
+  CHECK(t.read("b/dicas.json") == "{\n  \"01-a/b\": 3\n}\n");
+
+  // Cada exercício tem a sua escada.
+  const auto other = run_course(hint_args(t, {"--exercise", "02-b/x"}));
+  CHECK(other.out.find("Dica 1 de 2: primeira dica de 02-b/x\n") != std::string::npos);
+  CHECK(t.read("b/dicas.json") == "{\n  \"01-a/b\": 3,\n  \"02-b/x\": 1\n}\n");
+}
+
+TEST_CASE("hint --reset zera a escada de um exercício só") {
+  Tree t;
+  write_course_root(t);
+  t.write("b/dicas.json", "{\"01-a/b\": 2, \"02-b/x\": 1}");
+  const auto reset = run_course(hint_args(t, {"--exercise", "01-a/b", "--reset"}));
+  CHECK(reset.err == "");
+  CHECK(reset.out == "Dicas de 01-a/b zeradas.\n");
+  CHECK(reset.code == 0);
+  CHECK(t.read("b/dicas.json") == "{\n  \"02-b/x\": 1\n}\n");
+  CHECK(run_course(hint_args(t, {"--exercise", "01-a/b"})).out.find("Dica 1 de 3:") !=
+        std::string::npos);
+}
+
+TEST_CASE("hint sem --exercise: o primeiro exercício não feito nos relatórios, ou o primeiro") {
+  Tree t;
+  write_course_root(t);
+  CHECK(run_course(hint_args(t, {})).out.rfind("01-a/a — livro/01-a.md, \"A\"\n", 0) == 0);
+
+  t.write("r/01-a.xml",
+          "<testsuite>\n<testcase name=\"a1\" status=\"run\"></testcase>\n"
+          "<testcase name=\"b1\" status=\"fail\"><failure/></testcase>\n</testsuite>\n");
+  t.write("r/01-a.json",
+          R"({"tests":[{"name":"a1","properties":[{"name":"LABELS","value":["01-a","01-a/a"]}]},)"
+          R"({"name":"b1","properties":[{"name":"LABELS","value":["01-a","01-a/b"]}]}]})");
+  const auto r = run_course(hint_args(t, {"--junit-dir", t.path("r")}));
+  CHECK(r.err == "");
+  CHECK(r.out.rfind("01-a/b — livro/01-a.md, \"B\"\nDica 1 de 3:", 0) == 0);
+}
+
+TEST_CASE("hint com exercício desconhecido lista os que existem") {
+  Tree t;
+  write_course_root(t);
+  const auto r = run_course(hint_args(t, {"--exercise", "01-a/z"}));
+  CHECK(r.code == 2);
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        usage_message("exercício desconhecido: 01-a/z (exercícios: 01-a/a 01-a/b 02-b/x)"));
+  CHECK_FALSE(t.exists("b/dicas.json"));
+}
+
+TEST_CASE("hint com estado ilegível ou estranho recomeça a escada sem quebrar") {
+  Tree t;
+  write_course_root(t);
+  for (const char* state : {"lixo", "[1, 2]", "{\"01-a/b\": \"dois\"}", "{\"01-a/b\": -1}",
+                            "{\"01-a/b\": 1.5}", "{\"01-a/b\": null}"}) {
+    CAPTURE(state);
+    t.write("b/dicas.json", state);
+    const auto r = run_course(hint_args(t, {"--exercise", "01-a/b"}));
+    CHECK(r.err == "");
+    CHECK(r.code == 0);
+    CHECK(r.out ==
+          "01-a/b — livro/01-a.md, \"B\"\n"
+          "Dica 1 de 3: olhe o contrato\n"
+          "(./hz hint 01-a/b de novo mostra a próxima)\n");
+    CHECK(t.read("b/dicas.json").find("\"01-a/b\": 1\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("hint com --state /dev/null não guarda nada (o ./hz watch usa assim)") {
+  Tree t;
+  write_course_root(t);
+  for (int i = 0; i < 2; ++i) {
+    const auto r = run_course({"hint", "--root", t.path(), "--state", "/dev/null"});
+    CHECK(r.code == 0);
+    CHECK(r.out.rfind("01-a/a — livro/01-a.md, \"A\"\nDica 1 de 2:", 0) == 0);
+  }
+}

@@ -1,0 +1,215 @@
+#include <doctest/doctest.h>
+
+#include "fixture.hpp"
+#include "hz/course/outputs.hpp"
+
+using hz::course::check_outputs;
+using hz::course::normalize_output;
+using hz::course::OutputReport;
+using hz::course::select_lines;
+using hz::course::test::replaced;
+using hz::course::test::run_course;
+using hz::course::test::Tree;
+
+namespace {
+
+const std::vector<std::string> kFive = {"a", "b", "c", "d", "e"};
+
+std::vector<std::string> selected(const std::string& spec) {
+  std::vector<std::string> out;
+  std::string error;
+  CHECK(select_lines(kFive, spec, out, error));
+  CHECK(error == "");
+  return out;
+}
+
+std::string selection_error(const std::string& spec) {
+  std::vector<std::string> out;
+  std::string error;
+  CHECK_FALSE(select_lines(kFive, spec, out, error));
+  return error;
+}
+
+// Um capítulo com duas saídas conferidas e uma de exemplo, dentro de um bloco
+// de quatro crases, que não conta.
+const std::string kChapter =
+    "# Saídas\n"
+    "\n"
+    "<!-- output: printf 'um\\ndois\\n' -->\n"
+    "```\n"
+    "um\n"
+    "dois\n"
+    "```\n"
+    "\n"
+    "<!-- output lines=1,...,-1: printf 'a\\nb\\nc\\nd\\n' -->\n"
+    "```text\n"
+    "a\n"
+    "...\n"
+    "d\n"
+    "```\n"
+    "\n"
+    "````markdown\n"
+    "<!-- output: printf 'ignorado' -->\n"
+    "```\n"
+    "x\n"
+    "```\n"
+    "````\n";
+
+}  // namespace
+
+TEST_CASE("normalize_output troca a porta do mock por ...") {
+  CHECK(normalize_output("mock em http://127.0.0.1:43211/v1 e 127.0.0.1:80\n", "") ==
+        "mock em http://127.0.0.1:.../v1 e 127.0.0.1:...\n");
+  CHECK(normalize_output("10.0.0.1:8080\n", "") == "10.0.0.1:8080\n");
+}
+
+TEST_CASE("normalize_output troca as pastas temporárias hz-NOME-XXXXXX") {
+  CHECK(normalize_output("workspace: /tmp/hz-ws-AbC123/src/a.cpp\n", "") ==
+        "workspace: /tmp/hz-ws-.../src/a.cpp\n");
+  CHECK(normalize_output("'/var/tmp/x/hz-work-space-q1W2e3' e \"/tmp/hz-b-zzzzzz\"", "") ==
+        "'/tmp/hz-work-space-...' e \"/tmp/hz-b-...\"");
+  // Sem barra antes, com sufixo de outro tamanho ou com maiúscula no nome: fica.
+  CHECK(
+      normalize_output("hz-ws-abc123 /tmp/hz-ws-abc12 /tmp/hz-ws-abc1234 /tmp/hz-Ws-abc123", "") ==
+      "hz-ws-abc123 /tmp/hz-ws-abc12 /tmp/hz-ws-abc1234 /tmp/hz-Ws-abc123");
+}
+
+TEST_CASE("normalize_output troca a pasta HZ_OUT antes das outras") {
+  CHECK(normalize_output("escrito em /tmp/hz-saida-Q1w2E3/t.jsonl e /tmp/hz-saida-Q1w2E3\n",
+                         "/tmp/hz-saida-Q1w2E3") == "escrito em $HZ_OUT/t.jsonl e $HZ_OUT\n");
+}
+
+TEST_CASE("select_lines: N, N-M, -K e ...") {
+  CHECK(selected("1") == std::vector<std::string>{"a"});
+  CHECK(selected("2-4") == std::vector<std::string>{"b", "c", "d"});
+  CHECK(selected("-1") == std::vector<std::string>{"e"});
+  CHECK(selected("-5") == std::vector<std::string>{"a"});
+  CHECK(selected("1,...,-1") == std::vector<std::string>{"a", "...", "e"});
+  CHECK(selected(" 1 , -2 ") == std::vector<std::string>{"a", "d"});
+  CHECK(selected("3,1") == std::vector<std::string>{"c", "a"});
+}
+
+TEST_CASE("select_lines: item inválido ou fora da saída é erro") {
+  CHECK(selection_error("x") == "lines=: item inválido 'x' (use N, N-M, -K ou ...)");
+  CHECK(selection_error("") == "lines=: item inválido '' (use N, N-M, -K ou ...)");
+  CHECK(selection_error("1,") == "lines=: item inválido '' (use N, N-M, -K ou ...)");
+  CHECK(selection_error("1-") == "lines=: item inválido '1-' (use N, N-M, -K ou ...)");
+  CHECK(selection_error("-2-3") == "lines=: item inválido '-2-3' (use N, N-M, -K ou ...)");
+  CHECK(selection_error("99999999999999999999") ==
+        "lines=: item inválido '99999999999999999999' (use N, N-M, -K ou ...)");
+  CHECK(selection_error("0") == "lines=: '0' fora das 5 linhas da saída");
+  CHECK(selection_error("6") == "lines=: '6' fora das 5 linhas da saída");
+  CHECK(selection_error("-6") == "lines=: '-6' fora das 5 linhas da saída");
+  CHECK(selection_error("2-9") == "lines=: '2-9' fora das 5 linhas da saída");
+  CHECK(selection_error("4-2") == "lines=: '4-2' fora das 5 linhas da saída");
+}
+
+TEST_CASE("check_outputs: o livro em dia passa, e blocos dentro de exemplos não contam") {
+  Tree t;
+  t.write("livro/01-a.md", kChapter);
+  const OutputReport r = check_outputs(t.root(), false);
+  CHECK(r.problems.empty());
+  CHECK(r.checked == 2);
+  CHECK(r.updated == 0);
+}
+
+TEST_CASE("check_outputs mostra a saída que mudou como diff e --update reescreve o bloco") {
+  Tree t;
+  t.write("livro/01-a.md", replaced(kChapter, "dois\n```", "2\n```"));
+  const OutputReport r = check_outputs(t.root(), false);
+  CHECK(r.checked == 2);
+  CHECK(r.problems ==
+        std::vector<std::string>{"livro/01-a.md:3: a saída de `printf 'um\\ndois\\n'` mudou",
+                                 "--- saída de agora", "+++ livro/01-a.md:5 (livro)",
+                                 "@@ -1,2 +1,2 @@", " um", "-dois", "+2"});
+
+  const OutputReport u = check_outputs(t.root(), true);
+  CHECK(u.problems.empty());
+  CHECK(u.updated == 1);
+  CHECK(u.files_updated == std::vector<std::string>{"livro/01-a.md"});
+  CHECK(t.read("livro/01-a.md") == kChapter);
+}
+
+TEST_CASE("check_outputs --update mantém o CRLF do capítulo") {
+  Tree t;
+  t.write("livro/a.md", "<!-- output: printf 'a\\nb\\n' -->\r\n```\r\nvelho\r\n```\r\n");
+  const OutputReport r = check_outputs(t.root(), true);
+  CHECK(r.problems.empty());
+  CHECK(r.updated == 1);
+  CHECK(t.read("livro/a.md") == "<!-- output: printf 'a\\nb\\n' -->\r\n```\r\na\r\nb\r\n```\r\n");
+}
+
+TEST_CASE("check_outputs roda na raiz com NO_COLOR, HZ_OUT novo, entrada vazia e sem stderr") {
+  Tree t;
+  t.write("dado.txt", "da raiz\n");
+  t.write("livro/a.md",
+          "<!-- output: cat dado.txt; echo \"cor=$NO_COLOR\"; cat; echo erro >&2; printf x > "
+          "\"$HZ_OUT/f\"; cat \"$HZ_OUT/f\"; echo \" em $HZ_OUT\" -->\n"
+          "```\n"
+          "```\n");
+  REQUIRE(check_outputs(t.root(), true).updated == 1);
+  CHECK(t.read("livro/a.md") ==
+        "<!-- output: cat dado.txt; echo \"cor=$NO_COLOR\"; cat; echo erro >&2; printf x > "
+        "\"$HZ_OUT/f\"; cat \"$HZ_OUT/f\"; echo \" em $HZ_OUT\" -->\n"
+        "```\n"
+        "da raiz\n"
+        "cor=1\n"
+        "x em $HZ_OUT\n"
+        "```\n");
+}
+
+TEST_CASE("check_outputs: bloco que falta, sem fechamento e lines= fora da saída") {
+  Tree t;
+  t.write("livro/a.md",
+          "<!-- output: printf 'a\\nb\\n' -->\n"
+          "texto\n"
+          "<!-- output lines=9: printf 'a\\nb\\n' -->\n"
+          "```\n"
+          "a\n"
+          "```\n"
+          "<!-- output: printf 'a' -->\n"
+          "```\n"
+          "a\n");
+  const OutputReport r = check_outputs(t.root(), true);
+  CHECK(r.checked == 3);
+  CHECK(r.problems == std::vector<std::string>{
+                          "livro/a.md:1: a saída precisa de um bloco cercado (```) logo abaixo",
+                          "livro/a.md:3: lines=: '9' fora das 2 linhas da saída",
+                          "livro/a.md:7: bloco da saída sem cerca de fechamento"});
+  CHECK(r.updated == 0);
+  CHECK(r.files_updated.empty());
+}
+
+TEST_CASE("outputs na linha de comando: --check, --update e --chapter") {
+  Tree t;
+  t.write("livro/01-a.md", replaced(kChapter, "dois\n```", "2\n```"));
+  t.write("livro/02-b.md", "<!-- output: echo oi -->\n```\noi\n```\n");
+  const auto only = run_course({"outputs", "--root", t.path(), "--chapter", "02-b.md"});
+  CHECK(only.err == "");
+  CHECK(only.out == "1 saída conferida\n");
+  CHECK(only.code == 0);
+
+  const auto check = run_course({"outputs", "--root", t.path(), "--check"});
+  CHECK(check.out == "");
+  CHECK(check.err ==
+        "livro/01-a.md:3: a saída de `printf 'um\\ndois\\n'` mudou\n"
+        "--- saída de agora\n"
+        "+++ livro/01-a.md:5 (livro)\n"
+        "@@ -1,2 +1,2 @@\n"
+        " um\n"
+        "-dois\n"
+        "+2\n"
+        "3 saídas conferidas; há saídas do livro que não batem com os executáveis: rode ./hz "
+        "outputs --update\n");
+  CHECK(check.code == 1);
+
+  const auto update = run_course({"outputs", "--root", t.path(), "--update"});
+  CHECK(update.err == "");
+  CHECK(update.out == "  atualizado: livro/01-a.md\n3 saídas conferidas, 1 atualizada\n");
+  CHECK(update.code == 0);
+  CHECK(t.read("livro/01-a.md") == kChapter);
+
+  const auto both = run_course({"outputs", "--root", t.path(), "--check", "--update"});
+  CHECK(both.code == 2);
+  CHECK(both.err == "hz-course: use --check ou --update, não os dois\nveja: hz-course help\n");
+}
