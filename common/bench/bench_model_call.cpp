@@ -1,6 +1,6 @@
 // hz-bench: quanto custa uma chamada ao modelo contra o mock no loopback.
 //
-// A meta do DESIGN (seção 8) é mediana abaixo de 200 us. O número que
+// A meta do curso é mediana abaixo de 200 us. O número que
 // importa é o do cliente reutilizado (um handle do curl, conexão keep-alive);
 // o segundo número, com um cliente novo por chamada, mostra o que se perde
 // abrindo uma conexão TCP a cada pedido.

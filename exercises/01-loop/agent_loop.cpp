@@ -13,6 +13,7 @@ ProviderFailure::ProviderFailure(ModelError error)
 
 namespace {
 
+// listing: helpers
 nlohmann::json usage_json(const Usage& usage) {
   return {{"prompt_tokens", usage.prompt_tokens}, {"completion_tokens", usage.completion_tokens}};
 }
@@ -32,6 +33,7 @@ TurnResult finish(TurnResult result, Trace& trace) {
               {"cost_usd", result.cost_usd}});
   return result;
 }
+// end-listing: helpers
 
 }  // namespace
 

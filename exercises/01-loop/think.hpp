@@ -10,10 +10,12 @@
 
 namespace hz {
 
+// listing: strip-think
 // Remove os blocos <think>...</think> e os espaços que sobram nas pontas.
 // Um <think> sem fechamento remove até o fim. Um </think> antes de qualquer
 // <think> (servidores que já comeram a abertura, porque ela está no template
 // do prompt) remove tudo até ele.
 std::string strip_think(std::string_view text);
+// end-listing: strip-think
 
 }  // namespace hz

@@ -10,6 +10,7 @@
 namespace hz {
 namespace {
 
+// listing: tool-names
 // "echo, explode": para o modelo saber o que existe quando erra o nome.
 std::string tool_names(const std::vector<ToolSchema>& schemas) {
   std::string names;
@@ -18,6 +19,7 @@ std::string tool_names(const std::vector<ToolSchema>& schemas) {
   }
   return names;
 }
+// end-listing: tool-names
 
 }  // namespace
 
@@ -39,6 +41,7 @@ Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall&
 }
 // end-listing: check-arguments
 
+// listing: toolbox
 ToolBox::ToolBox(std::vector<Tool> tools, Approver approver, std::size_t max_output_bytes)
     : tools_(std::move(tools)),
       approver_(std::move(approver)),
@@ -57,6 +60,7 @@ const Tool* ToolBox::find(std::string_view name) const {
   }
   return nullptr;
 }
+// end-listing: toolbox
 
 // listing: dispatch
 ToolResult ToolBox::dispatch(const ToolCall& call) const {

@@ -20,14 +20,19 @@
 
 namespace hz {
 
+// listing: max-output
 // Quanto da saída de uma ferramenta vai para o histórico (o resto é cortado
 // no meio, guardando começo e fim; veja truncate_middle em hz/text.hpp).
 inline constexpr std::size_t kDefaultMaxToolOutput = 16 * 1024;
+// end-listing: max-output
 
+// listing: approver
 // Pergunta se uma ferramenta que escreve ou executa (Tool::needs_approval)
 // pode rodar com estes argumentos (já validados). true: pode.
 using Approver = std::function<bool(const Tool& tool, const nlohmann::json& args)>;
+// end-listing: approver
 
+// listing: tool-result
 // O resultado de despachar uma chamada.
 struct ToolResult {
   Message message;               // papel tool, tool_call_id igual ao id do pedido
@@ -39,13 +44,17 @@ struct ToolResult {
 // da saída cortado no meio em max_bytes (truncate_middle). output_bytes é o
 // tamanho antes do corte.
 ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size_t max_bytes);
+// end-listing: tool-result
 
+// listing: check-arguments
 // Os argumentos de call lidos como objeto JSON e conferidos contra o schema:
 // texto vazio (ou só espaços) vale {}; JSON inválido ou que não é objeto, e
 // campo de "required" ausente, são um Error com o texto para o modelo, sem o
 // prefixo "erro: ".
 Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall& call);
+// end-listing: check-arguments
 
+// listing: toolbox
 class ToolBox {
  public:
   // approver vazio: nada é perguntado (cenários roteirizados, --yes).
@@ -70,5 +79,6 @@ class ToolBox {
   Approver approver_;
   std::size_t max_output_bytes_;
 };
+// end-listing: toolbox
 
 }  // namespace hz

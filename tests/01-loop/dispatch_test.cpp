@@ -1,4 +1,5 @@
-// O despacho: uma tool call vira uma mensagem tool, e todo erro vira texto.
+// ToolBox::dispatch: uma tool call vira exatamente uma mensagem tool, e todo
+// erro (nome, argumentos, recusa, exceção) vira texto com o prefixo "erro: ".
 #include <doctest/doctest.h>
 
 #include <string>
@@ -138,6 +139,22 @@ TEST_CASE("recusa do usuário vira texto de erro e a ferramenta não roda") {
   CHECK_FALSE(result.ok);
   CHECK(runs == 0);
   CHECK(asked == std::vector<std::string>{R"(write {"path":"a.txt"})"});
+}
+
+TEST_CASE("argumentos inválidos são recusados antes de perguntar ao usuário") {
+  int asked = 0;
+  auto write = fake_tool(
+      "write", {"path"}, [](const nlohmann::json&) { return ToolOutput::success("escrito"); },
+      /*needs_approval=*/true);
+  const hz::ToolBox box({write}, [&asked](const hz::Tool&, const nlohmann::json&) {
+    ++asked;
+    return true;
+  });
+  const auto result = box.dispatch(ToolCall{"c8", "write", "{}"});
+  CHECK(result.message ==
+        Message::tool("c8", "erro: falta o campo obrigatório \"path\" nos argumentos de write."));
+  CHECK_FALSE(result.ok);
+  CHECK(asked == 0);
 }
 
 TEST_CASE("aprovação concedida deixa a ferramenta rodar") {

@@ -1,18 +1,27 @@
-// Ajudantes dos testes da etapa 01: ferramentas falsas e leitura do trace.
+// O que os testes da etapa 01 compartilham: ferramentas falsas, um trace que
+// o teste consegue ler, e comparações que, quando falham, dizem onde e
+// mostram os dois lados.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <initializer_list>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "hz/chat_client.hpp"
+#include "hz/result.hpp"
 #include "hz/testing/printing.hpp"
+#include "hz/testing/temp_dir.hpp"
 #include "hz/tools.hpp"
+#include "hz/trace.hpp"
 #include "hz/wire.hpp"
 #include "outcome.hpp"
 
@@ -21,6 +30,20 @@ namespace hz {
 // Numa falha, o desfecho aparece pelo rótulo ("max_turns"), não como {?}.
 inline std::ostream& operator<<(std::ostream& out, Outcome outcome) {
   return out << to_string(outcome);
+}
+
+inline std::ostream& operator<<(std::ostream& out, ModelError::Kind kind) {
+  switch (kind) {
+    case ModelError::Kind::connection:
+      return out << "connection";
+    case ModelError::Kind::timeout:
+      return out << "timeout";
+    case ModelError::Kind::http:
+      return out << "http";
+    case ModelError::Kind::malformed:
+      return out << "malformed";
+  }
+  return out << "?";
 }
 
 }  // namespace hz
@@ -77,8 +100,114 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path)
 
 inline std::vector<std::string> event_names(const std::vector<nlohmann::json>& events) {
   std::vector<std::string> names;
-  for (const auto& event : events) names.push_back(event.at("event").get<std::string>());
+  for (const auto& event : events) names.push_back(event.value("event", "?"));
   return names;
+}
+
+// Um Trace que grava num JSONL temporário, para o teste ler o que foi emitido.
+// Cada emit já vai para o disco (o Trace dá flush por linha).
+class RecordedTrace {
+ public:
+  RecordedTrace() : trace_(options(dir_)) {}
+
+  Trace& trace() { return trace_; }
+  std::vector<nlohmann::json> events() const { return read_jsonl(dir_ / "trace.jsonl"); }
+
+ private:
+  static TraceOptions options(const testing::TempDir& dir) {
+    TraceOptions options;
+    options.jsonl_path = dir / "trace.jsonl";
+    return options;
+  }
+
+  testing::TempDir dir_;
+  Trace trace_;
+};
+
+// Confere os eventos campo a campo: em cada evento esperado, só os campos que
+// ele nomeia (as etapas seguintes acrescentam campos aos mesmos eventos).
+// Devolve "iguais" ou o primeiro ponto em que diferem, com os dois lados:
+//   CHECK(event_difference(trace.events(), expected) == "iguais");
+inline std::string event_difference(const std::vector<nlohmann::json>& actual,
+                                    const std::vector<nlohmann::json>& expected) {
+  std::ostringstream out;
+  const std::size_t common = std::min(actual.size(), expected.size());
+  for (std::size_t i = 0; i < common; ++i) {
+    for (const auto& [field, value] : expected[i].items()) {
+      const std::string name = actual[i].value("event", "?");
+      if (!actual[i].contains(field)) {
+        out << "o evento [" << i << "] (" << name << ") não tem o campo \"" << field
+            << "\" (esperado: " << value.dump() << ")\n  veio: " << actual[i].dump();
+        return out.str();
+      }
+      if (actual[i][field] != value) {
+        out << "o evento [" << i << "] (" << name << ") difere no campo \"" << field
+            << "\":\n  veio:     " << actual[i][field].dump() << "\n  esperado: " << value.dump();
+        return out.str();
+      }
+    }
+  }
+  if (actual.size() == expected.size()) return "iguais";
+  auto names = [](const std::vector<nlohmann::json>& events) {
+    std::string joined;
+    for (const auto& name : event_names(events)) joined += (joined.empty() ? "" : ", ") + name;
+    return joined;
+  };
+  out << "vieram " << actual.size() << " eventos e eram esperados " << expected.size()
+      << " (os primeiros " << common << " conferem)\n  veio:     " << names(actual)
+      << "\n  esperado: " << names(expected);
+  return out.str();
+}
+
+// Onde dois JSON diferem, pelo caminho ("em /messages/3/content: ..."), com
+// os dois lados; "iguais" se não diferem. Para um INFO antes do CHECK de dois
+// corpos de pedido, que numa linha só são longos demais para comparar de olho.
+inline std::string json_difference(const nlohmann::json& actual, const nlohmann::json& expected,
+                                   const std::string& path = "") {
+  if (actual == expected) return "iguais";
+  const std::string where = "em " + (path.empty() ? std::string("/") : path);
+  if (actual.is_object() && expected.is_object()) {
+    for (const auto& [key, value] : expected.items()) {
+      if (!actual.contains(key)) {
+        return where + ": falta o campo \"" + key + "\" (esperado: " + value.dump() + ")";
+      }
+      if (actual[key] != value) return json_difference(actual[key], value, path + "/" + key);
+    }
+    for (const auto& [key, value] : actual.items()) {
+      if (!expected.contains(key)) {
+        return where + ": o campo \"" + key + "\" sobra (veio: " + value.dump() + ")";
+      }
+    }
+  }
+  if (actual.is_array() && expected.is_array()) {
+    const std::size_t common = std::min(actual.size(), expected.size());
+    for (std::size_t i = 0; i < common; ++i) {
+      if (actual[i] != expected[i]) {
+        return json_difference(actual[i], expected[i], path + "/" + std::to_string(i));
+      }
+    }
+    std::ostringstream out;
+    out << where << ": vieram " << actual.size() << " elementos e eram esperados "
+        << expected.size() << " (os primeiros " << common << " conferem)";
+    if (actual.size() > common) out << "\n  sobra:  " << actual[common].dump();
+    if (expected.size() > common) out << "\n  falta:  " << expected[common].dump();
+    return out.str();
+  }
+  return where + ":\n  veio:     " + actual.dump() + "\n  esperado: " + expected.dump();
+}
+
+// Um texto de erro como shown() o mostra.
+inline std::string as_error(const std::string& message) {
+  return "Error: " + testing::quoted(message);
+}
+
+// O que check_arguments devolveu, como texto que um CHECK compara e imprime:
+// o objeto lido (dump) ou o erro entre aspas, para que um ponto ou um espaço
+// a mais apareça:
+//   CHECK(shown(args) == R"({"path":"a.txt"})");
+//   CHECK(shown(args) == as_error("falta o campo obrigatório ..."));
+inline std::string shown(const Result<nlohmann::json>& result) {
+  return result.ok() ? result.value().dump() : as_error(result.error().message);
 }
 
 }  // namespace hz::test01

@@ -1,5 +1,6 @@
-// run_turn contra o mock no processo: o que o loop faz com cada resposta e o
-// que ele manda ao modelo (conferido nos pedidos gravados pelo mock).
+// run_turn contra o mock no processo: o que o loop faz com cada resposta, o
+// que ele manda ao modelo (conferido nos pedidos gravados pelo mock) e os
+// eventos do turno, do primeiro model_request ao turn_end.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -13,47 +14,49 @@
 #include "hz/chat_client.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "hz/testing/temp_dir.hpp"
-#include "hz/trace.hpp"
 #include "hz/workspace.hpp"
 
 using hz::Message;
 using hz::Outcome;
 using hz::ToolCall;
 using hz::test01::echo_tool;
+using hz::test01::event_difference;
+using hz::test01::json_difference;
 using hz::test01::throwing_tool;
 using hz::test01::wire_messages;
+using hz::testing::first_difference;
 using nlohmann::json;
 
 namespace {
 
 // Um modelo roteirizado, o cliente HTTP real apontado para ele, as
-// ferramentas e um histórico que começa com "regras".
+// ferramentas, um trace que o teste lê e um histórico que começa com "regras".
 struct Rig {
   explicit Rig(std::string_view scenario, std::vector<hz::Tool> tools = {echo_tool()},
-               int max_turns = 10, hz::TraceOptions trace_options = {})
+               int max_turns = 10)
       : model(scenario),
         client(model.endpoint()),
         box(std::move(tools)),
-        trace(std::move(trace_options)),
         config{"modelo-teste", max_turns},
         history(hz::start_conversation("regras")) {}
 
   hz::TurnResult turn(std::string text) {
     hz::add_user_message(history, std::move(text));
-    return hz::run_turn(history, config, client, box, trace);
+    return hz::run_turn(history, config, client, box, recorded.trace());
   }
 
   std::vector<json> bodies() const { return model.request_bodies(); }
+  std::vector<json> events() const { return recorded.events(); }
 
   hz::testing::ScriptedModel model;
   hz::OpenAiClient client;
   hz::ToolBox box;
-  hz::Trace trace;
+  hz::test01::RecordedTrace recorded;
   hz::LoopConfig config;
   std::vector<Message> history;
 };
 
-// Uma tool call de echo com o texto dado.
+// Uma tool call de echo com o texto dado, como vai no roteiro do mock.
 std::string echo_call(std::string_view id, std::string_view text) {
   const json args = {{"text", text}};
   return json{{"id", id}, {"name", "echo"}, {"arguments", args.dump()}}.dump();
@@ -78,8 +81,10 @@ TEST_CASE("o turno para quando a resposta não tem tool calls") {
   CHECK(result.usage.prompt_tokens == 10);
   CHECK(result.usage.completion_tokens == 2);
   CHECK(result.cost_usd == 0.0);
-  CHECK(rig.history == std::vector<Message>{Message::system("regras"), Message::user("oi"),
-                                            Message::assistant("pronto")});
+  const std::vector<Message> expected{Message::system("regras"), Message::user("oi"),
+                                      Message::assistant("pronto")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(rig.bodies().size() == 1);
   CHECK(rig.model.failures().empty());
 }
@@ -102,10 +107,13 @@ TEST_CASE("várias tool calls numa resposta viram uma mensagem tool cada na orde
       Message::tool("c2", "dois"),
       Message::tool("c3", "três"),
       Message::assistant("fim")};
+  INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 2);
-  CHECK(bodies[1]["messages"] == wire_messages({expected.begin(), expected.begin() + 6}));
+  const json sent = wire_messages({expected.begin(), expected.begin() + 6});
+  INFO(json_difference(bodies[1]["messages"], sent));
+  CHECK(bodies[1]["messages"] == sent);
 }
 
 TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo") {
@@ -126,9 +134,10 @@ TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo"
     CAPTURE(i);
     const std::vector<Message> sent(rig.history.begin(),
                                     rig.history.begin() + static_cast<long>(2 + 2 * i));
-    CHECK(bodies[i]["messages"] == wire_messages(sent));
-    CHECK(bodies[i]["tools"] == schemas);
-    CHECK(bodies[i]["model"] == "modelo-teste");
+    const json body = {
+        {"model", "modelo-teste"}, {"messages", wire_messages(sent)}, {"tools", schemas}};
+    INFO(json_difference(bodies[i], body));
+    CHECK(bodies[i] == body);
   }
 }
 
@@ -196,6 +205,15 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
   CHECK(rig.bodies().size() == 4);
   REQUIRE(rig.history.size() == 2 + 4 * 2);
   CHECK(rig.history.back() == Message::tool("c", "de novo"));
+  const std::vector<json> events = rig.events();
+  REQUIRE_FALSE(events.empty());
+  const json turn_end = {{"event", "turn_end"},
+                         {"outcome", "max_turns"},
+                         {"turns", 4},
+                         {"usage", {{"prompt_tokens", 28}, {"completion_tokens", 12}}},
+                         {"cost_usd", 0.0}};
+  CHECK(event_difference(std::vector<json>{events.back()}, std::vector<json>{turn_end}) ==
+        "iguais");
 }
 
 TEST_CASE("max_turns 1 faz uma única chamada ao modelo") {
@@ -257,9 +275,10 @@ TEST_CASE("dois turnos compartilham o mesmo histórico") {
   CHECK(second.model_calls == 1);
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 2);
-  CHECK(bodies[1]["messages"] ==
-        wire_messages({Message::system("regras"), Message::user("primeira"),
-                       Message::assistant("um"), Message::user("segunda")}));
+  const json sent = wire_messages({Message::system("regras"), Message::user("primeira"),
+                                   Message::assistant("um"), Message::user("segunda")});
+  INFO(json_difference(bodies[1]["messages"], sent));
+  CHECK(bodies[1]["messages"] == sent);
   CHECK(rig.model.failures().empty());
 }
 
@@ -267,14 +286,15 @@ TEST_CASE("falha do provedor sai do loop como ProviderFailure") {
   Rig rig(R"({"name": "caiu", "steps": [
     {"error": {"status": 500, "message": "o servidor caiu"}}
   ]})");
+  std::string message = "(nenhuma exceção)";
   try {
     rig.turn("oi");
-    FAIL("run_turn deveria lançar ProviderFailure");
   } catch (const hz::ProviderFailure& failure) {
+    message = failure.what();
     CHECK(failure.error().kind == hz::ModelError::Kind::http);
     CHECK(failure.error().http_status == 500);
-    CHECK(std::string(failure.what()).find("o servidor caiu") != std::string::npos);
   }
+  CHECK(message == "o provedor respondeu HTTP 500: o servidor caiu");
 }
 
 TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue") {
@@ -291,20 +311,14 @@ TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue
   CHECK(rig.model.failures().empty());
 }
 
-TEST_CASE("o trace JSONL registra cada passo do turno na ordem") {
-  const hz::testing::TempDir dir;
-  hz::TraceOptions options;
-  options.jsonl_path = dir / "trace.jsonl";
-  {
-    Rig rig(R"({"name": "trace", "steps": [
-      {"tool_calls": [)" +
-                echo_call("c1", "oi") + R"(],
-       "usage": {"prompt_tokens": 10, "completion_tokens": 5}},
-      {"content": "fim", "usage": {"prompt_tokens": 20, "completion_tokens": 3}}
-    ]})",
-            {echo_tool()}, 10, options);
-    rig.turn("ecoe");
-  }
+TEST_CASE("o trace registra cada passo do turno na ordem e o turn_end soma o uso") {
+  Rig rig(R"({"name": "trace", "steps": [
+    {"tool_calls": [)" +
+          echo_call("c1", "oi") + R"(],
+     "usage": {"prompt_tokens": 10, "completion_tokens": 5}},
+    {"content": "fim", "usage": {"prompt_tokens": 20, "completion_tokens": 3}}
+  ]})");
+  rig.turn("ecoe");
   const json usage1 = {{"prompt_tokens", 10}, {"completion_tokens", 5}};
   const json usage2 = {{"prompt_tokens", 20}, {"completion_tokens", 3}};
   const json total = {{"prompt_tokens", 30}, {"completion_tokens", 8}};
@@ -339,12 +353,7 @@ TEST_CASE("o trace JSONL registra cada passo do turno na ordem") {
        {"turns", 2},
        {"usage", total},
        {"cost_usd", 0.0}}};
-  const auto events = hz::test01::read_jsonl(dir / "trace.jsonl");
-  REQUIRE(events.size() == expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    CAPTURE(i);
-    CHECK(events[i] == expected[i]);
-  }
+  CHECK(event_difference(rig.events(), expected) == "iguais");
 }
 
 TEST_SUITE_END();

@@ -62,7 +62,7 @@ TEST_CASE("só as ferramentas que escrevem ou executam pedem aprovação") {
   CHECK(hz::append_file_tool(f.workspace).needs_approval);
 }
 
-TEST_CASE("os schemas exigem os argumentos do DESIGN") {
+TEST_CASE("os schemas exigem os argumentos documentados de cada ferramenta") {
   Fixture f;
   CHECK(
       f.tools[2].schema.parameters.dump() ==

@@ -1,4 +1,4 @@
-// As ferramentas básicas oferecidas ao modelo (DESIGN seção 4).
+// As ferramentas básicas oferecidas ao modelo (a lista está em etapas/01-loop/README.md).
 //
 // As de arquivo passam todo caminho por Workspace::place e trabalham sobre
 // descritores abertos a partir da raiz, sem reabrir nomes: um link trocado

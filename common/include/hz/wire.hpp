@@ -1,9 +1,10 @@
 // O formato de fio do OpenAI Chat Completions: mensagens, tool calls e uso
 // de tokens, e a conversão de/para JSON.
 //
-// A decodificação é tolerante às variações dos provedores (DESIGN seção 5):
-// argumentos como objeto em vez de string, tool calls sem id, content nulo,
-// campos de raciocínio (reasoning_content/reasoning), ausência de usage.
+// A decodificação é tolerante às variações dos provedores (o mock imita cada
+// uma; veja mock-server/README.md): argumentos como objeto em vez de string,
+// tool calls sem id, content nulo, campos de raciocínio
+// (reasoning_content/reasoning), ausência de usage.
 // Nenhuma função daqui lança exceção por causa de JSON vindo da rede.
 #pragma once
 

@@ -1,4 +1,4 @@
-// As flags que todo executável de etapa aceita (DESIGN seção 4) e a leitura
+// As flags que todo executável de etapa aceita (etapas/01-loop/README.md, "Flags") e a leitura
 // dos arquivos que elas apontam.
 #pragma once
 

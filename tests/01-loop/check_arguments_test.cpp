@@ -1,0 +1,88 @@
+// check_arguments: os argumentos de uma tool call lidos como objeto JSON e
+// conferidos contra os campos obrigatórios do schema. O erro é o texto que o
+// modelo vai ler (o despacho acrescenta o prefixo "erro: ").
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "helpers.hpp"
+#include "tool_dispatch.hpp"
+
+using hz::ToolCall;
+using hz::test01::as_error;
+using hz::test01::shown;
+using nlohmann::json;
+
+namespace {
+
+// O schema de uma ferramenta com estes campos obrigatórios.
+hz::ToolSchema schema_with(std::initializer_list<const char*> required) {
+  return hz::test01::fake_tool("t", required,
+                               [](const json&) { return hz::ToolOutput::success(""); })
+      .schema;
+}
+
+}  // namespace
+
+TEST_SUITE_BEGIN("01-loop/check-arguments");
+
+TEST_CASE("check_arguments devolve o objeto JSON dos argumentos") {
+  const auto args =
+      hz::check_arguments(schema_with({"text"}), ToolCall{"c1", "echo", R"({"text": "olá"})"});
+  CHECK(shown(args) == R"({"text":"olá"})");
+}
+
+TEST_CASE("check_arguments aceita campos além dos obrigatórios") {
+  const auto args = hz::check_arguments(schema_with({"path"}),
+                                        ToolCall{"c1", "read_file", R"({"path":"a","extra":2})"});
+  CHECK(shown(args) == R"({"extra":2,"path":"a"})");
+}
+
+TEST_CASE("check_arguments conta argumentos vazios como um objeto vazio") {
+  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c1", "ping", ""})) == "{}");
+  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c2", "ping", " \n\t"})) == "{}");
+}
+
+TEST_CASE("check_arguments recusa texto que não é JSON") {
+  const auto args =
+      hz::check_arguments(schema_with({"text"}), ToolCall{"c1", "echo", R"({"text": )"});
+  CHECK(shown(args) ==
+        as_error(R"(os argumentos de echo não são um objeto JSON válido: {"text": )"));
+}
+
+TEST_CASE("check_arguments recusa JSON que não é um objeto") {
+  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c1", "echo", "[1, 2]"})) ==
+        as_error("os argumentos de echo não são um objeto JSON válido: [1, 2]"));
+  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c2", "echo", "\"texto\""})) ==
+        as_error("os argumentos de echo não são um objeto JSON válido: \"texto\""));
+  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c3", "echo", "null"})) ==
+        as_error("os argumentos de echo não são um objeto JSON válido: null"));
+}
+
+TEST_CASE("check_arguments corta no meio argumentos inválidos muito longos") {
+  const std::string junk = "{" + std::string(300, 'x');
+  const auto args = hz::check_arguments(schema_with({}), ToolCall{"c1", "echo", junk});
+  CHECK(shown(args) ==
+        as_error("os argumentos de echo não são um objeto JSON válido: {" + std::string(99, 'x') +
+                 "[... 101 bytes omitidos ...]" + std::string(100, 'x')));
+}
+
+TEST_CASE("check_arguments aponta o campo obrigatório que falta") {
+  const auto args = hz::check_arguments(schema_with({"path", "old_text"}),
+                                        ToolCall{"c2", "edit", R"({"path":"a.txt"})"});
+  CHECK(shown(args) == as_error("falta o campo obrigatório \"old_text\" nos argumentos de edit."));
+}
+
+TEST_CASE("check_arguments aponta o primeiro campo obrigatório que falta, na ordem do schema") {
+  const auto args =
+      hz::check_arguments(schema_with({"path", "content"}), ToolCall{"c3", "write_file", "{}"});
+  CHECK(shown(args) ==
+        as_error("falta o campo obrigatório \"path\" nos argumentos de write_file."));
+}
+
+TEST_CASE("check_arguments aceita um schema sem a lista required") {
+  const hz::ToolSchema schema{"livre", "sem obrigatórios", {{"type", "object"}}};
+  CHECK(shown(hz::check_arguments(schema, ToolCall{"c1", "livre", R"({"a":1})"})) == R"({"a":1})");
+}
+
+TEST_SUITE_END();
