@@ -325,7 +325,7 @@ struct HttpClient::Impl {
         if (abort) return HttpError::Kind::aborted;
       }
       auto wait = kPollInterval;
-      if (transfer.started) {
+      if (transfer.started && options.idle_timeout.count() > 0) {
         const auto silent =
             std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - transfer.last_byte);
         if (silent >= options.idle_timeout) return HttpError::Kind::idle;

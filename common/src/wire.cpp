@@ -483,9 +483,10 @@ void StreamDecoder::take(const SseEvent& event) {
     return;
   }
   const std::string_view data = event.data;
-  const std::size_t first = data.find_first_not_of(" \t");
+  const std::size_t first = data.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return;
-  if (data.substr(first) == "[DONE]") {
+  const std::size_t last = data.find_last_not_of(" \t\r\n");
+  if (data.substr(first, last - first + 1) == "[DONE]") {
     done_ = true;
     return;
   }

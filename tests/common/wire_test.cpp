@@ -531,6 +531,11 @@ TEST_CASE("StreamDecoder chama de cortado o streaming sem [DONE] ou sem finish_r
   CHECK(stream_error("").kind == hz::StreamError::Kind::cut);
 }
 
+TEST_CASE("StreamDecoder aceita [DONE] com espaços em volta") {
+  CHECK(stream_ok(sse({chunk(R"({"content":"a"})", R"("stop")"), " [DONE] "})).message.content ==
+        "a");
+}
+
 TEST_CASE("StreamDecoder devolve a mensagem do provedor quando o streaming traz um erro") {
   const hz::StreamError in_data = stream_error(
       sse({chunk(R"({"content":"a"})"),

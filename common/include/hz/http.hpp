@@ -7,7 +7,8 @@
 //   chegar. Um servidor lento mas vivo (um byte de vez em quando) nunca cai
 //   por ele; um que parou no meio cai com Kind::idle, distinto de timeout.
 //   Antes do primeiro byte da resposta só valem connect_timeout e timeout:
-//   sem streaming, o servidor não manda nada enquanto gera, e isso é normal;
+//   sem streaming, o servidor não manda nada enquanto gera, e isso é normal.
+//   Zero ou negativo desliga o idle_timeout;
 // - max_response_bytes: cabeçalhos e corpo juntos; passou, a transferência
 //   para e o erro é Kind::too_large. A memória fica limitada por ele;
 // - should_abort: consultada pelo menos a cada 100 ms; verdadeira, o pedido
@@ -68,6 +69,8 @@ struct HttpRequestOptions {
   // nem sai e a resposta é Kind::timeout.
   std::optional<std::chrono::milliseconds> timeout;
   // Chamada na thread do pedido, antes de enviar e pelo menos a cada 100 ms.
+  // Para atender a um Ctrl+C, leia aqui um std::atomic<bool> (ou
+  // volatile std::sig_atomic_t) que o tratador do sinal marca.
   std::function<bool()> should_abort;
   // Se definida, recebe o corpo de uma resposta 2xx em pedaços, à medida que
   // chegam, e HttpResponse::body fica vazio. Respostas de outros status
