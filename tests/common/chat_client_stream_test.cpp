@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -405,4 +406,25 @@ TEST_CASE("OpenAiClient refaz sem streaming quando o finish_reason tool_calls ve
   CHECK(streaming.joined() == "Vou ler.");
   CHECK_FALSE(client.streaming_enabled());
   CHECK(model.failures().empty());
+}
+
+TEST_CASE("OpenAiClient dá ao reenvio só o que sobrou do prazo da chamada") {
+  ScriptedModel model(R"({"name":"t","steps":[
+    {"error":{"status":400,"message":"sem stream_options"},"delay_ms":200},
+    {"fault":"hang"}]})");
+  hz::OpenAiClient client(model.endpoint());
+  Streaming streaming;
+  streaming.options.timeout = std::chrono::milliseconds(400);
+  auto reply = client.call(hello(), streaming.options);
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().kind == ModelError::Kind::timeout);
+  // "tempo esgotado (N ms) falando com ...": N é o que sobrou, não os 400 ms inteiros.
+  const std::string& message = reply.error().message;
+  const std::string prefix = "tempo esgotado (";
+  REQUIRE(message.rfind(prefix, 0) == 0);
+  const long left = std::strtol(message.c_str() + prefix.size(), nullptr, 10);
+  CHECK(left > 0);
+  CHECK(left <= 200);
+  CHECK(message.substr(message.find(" ms)")) ==
+        " ms) falando com " + model.base_url() + "/chat/completions");
 }

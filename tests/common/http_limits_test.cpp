@@ -3,6 +3,12 @@
 // cancelamento. Esperas reais e curtas: o arquivo inteiro roda em menos de 2 s.
 #include <doctest/doctest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -148,31 +154,40 @@ TEST_CASE("HttpClient consulta should_abort durante o silêncio e cancela o pedi
   CHECK(since(start) < milliseconds(1500));
 }
 
-TEST_CASE("HttpClient não envia nada quando should_abort já é verdadeira ou o prazo acabou") {
-  LocalServer server;
-  std::atomic<int> requests{0};
-  server.http().Post("/count", [&requests](const httplib::Request&, httplib::Response& res) {
-    ++requests;
-    res.set_content("ok", "text/plain");
-  });
-  server.start();
+TEST_CASE("HttpClient nem conecta quando should_abort já é verdadeira ou o prazo acabou") {
+  // Um socket que escuta e nunca aceita: uma conexão do cliente ficaria na fila dele.
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(listener >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(listen(listener, 4) == 0);
+  socklen_t length = sizeof address;
+  REQUIRE(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/x";
+  auto pending_connection = [listener] {
+    pollfd ready{listener, POLLIN, 0};
+    return poll(&ready, 1, 20) > 0;
+  };
+
   hz::HttpClient http;
   hz::HttpRequestOptions abort;
   abort.should_abort = [] { return true; };
-  auto aborted = http.post(server.url("/count"), "{}", {}, abort);
+  auto aborted = http.post(url, "{}", {}, abort);
   REQUIRE_FALSE(aborted.ok());
   CHECK(aborted.error().kind == HttpError::Kind::aborted);
+  CHECK(aborted.error().message == "pedido a " + url + " cancelado");
+  CHECK_FALSE(pending_connection());
 
   hz::HttpRequestOptions late;
   late.timeout = milliseconds(0);
-  auto expired = http.post(server.url("/count"), "{}", {}, late);
+  auto expired = http.post(url, "{}", {}, late);
   REQUIRE_FALSE(expired.ok());
   CHECK(expired.error().kind == HttpError::Kind::timeout);
-  CHECK(expired.error().message ==
-        "tempo esgotado (0 ms) antes de falar com " + server.url("/count"));
-  CHECK(requests == 0);
-  REQUIRE(http.post(server.url("/count"), "{}").ok());
-  CHECK(requests == 1);
+  CHECK(expired.error().message == "tempo esgotado (0 ms) antes de falar com " + url);
+  CHECK_FALSE(pending_connection());
+  close(listener);
 }
 
 TEST_CASE("HttpClient para no limite um corpo sem fim, com a memória limitada") {

@@ -311,9 +311,14 @@ TEST_CASE("HttpClient reaproveita a conexão, sem Expect e sem pedir compressão
   server.start();
   {
     hz::HttpClient http;
-    // Um corpo grande o bastante para o curl querer mandar Expect: 100-continue.
+    // Um corpo grande o bastante (mais de 1 MiB) para o curl querer mandar
+    // Expect: 100-continue.
     const std::string body(2 * 1024 * 1024, 'a');
-    for (int i = 0; i < 3; ++i) REQUIRE(http.post(server.url("/echo"), body).ok());
+    for (int i = 0; i < 3; ++i) {
+      auto response = http.post(server.url("/echo"), body, {"Content-Type: application/json"});
+      REQUIRE(response.ok());
+      CHECK(response->status == 200);
+    }
     hz::HttpRequestOptions streaming;
     streaming.on_body = [](std::string_view) {};
     REQUIRE(http.post(server.url("/echo"), "{}", {}, streaming).ok());

@@ -315,6 +315,9 @@ constexpr std::string_view kSseBody =
     "data:sem espaço\n"
     "data:  dois espaços\n"
     "\n"
+    "data: linha 1\r\n"
+    "data: linha 2\r\n"
+    "\r\n"
     "event: error\r"
     "data: {\"message\":\"x\"}\r"
     "\r"
@@ -327,6 +330,7 @@ constexpr std::string_view kSseBody =
 const std::vector<SseEvent> kSseEvents = {
     {"", R"({"a":1})", ""},
     {"", "sem espaço\n dois espaços", ""},
+    {"", "linha 1\nlinha 2", ""},
     {"error", R"({"message":"x"})", ""},
     {"", "", R"({"code":500,"message":"falhou"})"},
     {"", "[DONE]", ""},
@@ -550,8 +554,10 @@ TEST_CASE("StreamDecoder devolve a mensagem do provedor quando o streaming traz 
   CHECK(llama.kind == hz::StreamError::Kind::provider);
   CHECK(llama.message == "o streaming trouxe um erro do provedor: contexto cheio");
 
-  const hz::StreamError named = stream_error("event: error\ndata: {\"error\":\"cota\"}\n\n");
-  CHECK(named.message == "o streaming trouxe um erro do provedor: cota");
+  const hz::StreamError named =
+      stream_error("event: error\ndata: {\"message\":\"cota esgotada\"}\n\n");
+  CHECK(named.kind == hz::StreamError::Kind::provider);
+  CHECK(named.message == "o streaming trouxe um erro do provedor: cota esgotada");
 }
 
 TEST_CASE("StreamDecoder para de entregar texto depois do primeiro erro") {
