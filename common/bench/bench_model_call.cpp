@@ -156,7 +156,8 @@ int run(int argc, char** argv) {
       "Sai com 0 mesmo se uma meta falhar (a máquina pode estar ocupada); com --strict,\n"
       "sai com 1 quando alguma falha. Erro de uso: 2; chamada que falha: 1.");
   flags.add_int("calls", &calls, "chamadas medidas de cada tipo (padrão 2000)");
-  flags.add_int("warmup", &warmup, "chamadas de aquecimento de cada tipo, não medidas (padrão 200)");
+  flags.add_int("warmup", &warmup,
+                "chamadas de aquecimento de cada tipo, não medidas (padrão 200)");
   flags.add_int("fresh-calls", &fresh_calls,
                 "chamadas medidas com um cliente novo por chamada (padrão 300; 0 pula)");
   flags.add_bool("strict", &strict, "sai com 1 se alguma meta falhar");
@@ -273,7 +274,8 @@ int run(int argc, char** argv) {
     const Stats fresh_stats = summarize(fresh);
     std::printf("\n");
     print("cliente novo por chamada (conexão TCP nova a cada pedido)", fresh_calls, fresh_stats);
-    std::printf("  %.1fx a mediana do cliente reutilizado\n", fresh_stats.median / plain_stats.median);
+    std::printf("  %.1fx a mediana do cliente reutilizado\n",
+                fresh_stats.median / plain_stats.median);
   }
   return strict && !(fast && close) ? 1 : 0;
 }

@@ -176,6 +176,7 @@ Result<ChatReply, ModelError> OpenAiClient::call_streaming(const ChatRequest& re
 
   if (reply.finish_reason == "tool_calls" && reply.message.tool_calls.empty()) {
     streaming_fallback_ = kFallbackLostToolCalls;
+    attempt.billed = true;  // a resposta descartada já foi cobrada
     auto plain = send_plain(request, attempt);
     if (!plain) return plain;
     // As duas tentativas foram cobradas; somar só quando ambas informaram,

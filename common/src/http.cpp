@@ -55,9 +55,9 @@ struct Transfer {
   const std::function<void(std::string_view)>* on_body = nullptr;
   std::size_t limit = 0;
   std::size_t header_bytes = 0;
-  bool started = false;     // chegou algum byte da resposta
+  bool started = false;  // chegou algum byte da resposta
   Clock::time_point last_byte;
-  long body_status = -1;    // o status, lido no primeiro pedaço do corpo
+  long body_status = -1;  // o status, lido no primeiro pedaço do corpo
   bool too_large = false;
   std::exception_ptr failure;  // exceção de on_body, relançada depois do curl
 
@@ -140,14 +140,15 @@ HttpError curl_error(CURLcode code, const char* detail_buffer, long os_errno,
   switch (code) {
     case CURLE_OPERATION_TIMEDOUT:
       if (!connected) {
-        return {Kind::timeout, "tempo esgotado (" + std::to_string(options.connect_timeout.count()) +
+        return {Kind::timeout, "tempo esgotado (" +
+                                   std::to_string(options.connect_timeout.count()) +
                                    " ms) conectando a " + url};
       }
       return {Kind::timeout,
               "tempo esgotado (" + std::to_string(timeout.count()) + " ms) falando com " + url};
     case CURLE_COULDNT_RESOLVE_HOST:
-      return {Kind::connect,
-              "não foi possível resolver o endereço de " + url + " (o nome do servidor está certo?)"};
+      return {Kind::connect, "não foi possível resolver o endereço de " + url +
+                                 " (o nome do servidor está certo?)"};
     case CURLE_COULDNT_RESOLVE_PROXY:
       return {Kind::connect, "não foi possível resolver o endereço do proxy para falar com " + url +
                                  " (confira http_proxy e https_proxy)"};
@@ -174,8 +175,9 @@ HttpError curl_error(CURLcode code, const char* detail_buffer, long os_errno,
       return {Kind::connect, "o certificado TLS de " + url +
                                  " não foi aceito (vencido, autoassinado ou de outro nome)"};
     case CURLE_SSL_CACERT_BADFILE:
-      return {Kind::connect,
-              "não foi possível ler os certificados de autoridade do sistema para falar com " + url};
+      return {
+          Kind::connect,
+          "não foi possível ler os certificados de autoridade do sistema para falar com " + url};
     case CURLE_UNSUPPORTED_PROTOCOL:
       return {Kind::other, "protocolo não suportado em " + url + " (use http:// ou https://)"};
     case CURLE_URL_MALFORMAT:
@@ -226,9 +228,9 @@ struct HttpClient::Impl {
     const std::chrono::milliseconds timeout = request.timeout.value_or(options.timeout);
     if (timeout.count() <= 0) {
       // Zero no CURLOPT_TIMEOUT_MS quer dizer "sem limite": o oposto do pedido.
-      return HttpError{HttpError::Kind::timeout, "tempo esgotado (" +
-                                                     std::to_string(timeout.count()) +
-                                                     " ms) antes de falar com " + url};
+      return HttpError{
+          HttpError::Kind::timeout,
+          "tempo esgotado (" + std::to_string(timeout.count()) + " ms) antes de falar com " + url};
     }
     if (request.should_abort && request.should_abort()) return aborted(url);
 
@@ -291,9 +293,9 @@ struct HttpClient::Impl {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     if (transfer.too_large) stopped = HttpError::Kind::too_large;
     if (stopped || code != CURLE_OK) {
-      HttpError error = stopped ? stop_error(*stopped, url)
-                                : curl_error(code, detail, os_errno(), url, options, timeout,
-                                             was_connected());
+      HttpError error =
+          stopped ? stop_error(*stopped, url)
+                  : curl_error(code, detail, os_errno(), url, options, timeout, was_connected());
       error.status = status;
       error.received_bytes = response.received_bytes;
       return error;
@@ -326,8 +328,8 @@ struct HttpClient::Impl {
       }
       auto wait = kPollInterval;
       if (transfer.started && options.idle_timeout.count() > 0) {
-        const auto silent =
-            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - transfer.last_byte);
+        const auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(
+            Clock::now() - transfer.last_byte);
         if (silent >= options.idle_timeout) return HttpError::Kind::idle;
         wait = std::min(wait, options.idle_timeout - silent);
       }
@@ -416,9 +418,8 @@ std::optional<double> non_negative_number(const std::string& text) {
 // sempre traz o nome do mês, então sem letras não é data.
 std::optional<double> seconds_until_date(const std::string& text,
                                          std::chrono::system_clock::time_point now) {
-  const bool has_letter = std::any_of(text.begin(), text.end(), [](unsigned char c) {
-    return std::isalpha(c) != 0;
-  });
+  const bool has_letter =
+      std::any_of(text.begin(), text.end(), [](unsigned char c) { return std::isalpha(c) != 0; });
   if (!has_letter) return std::nullopt;
   const std::time_t when = curl_getdate(text.c_str(), nullptr);
   if (when == -1) return std::nullopt;

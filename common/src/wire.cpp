@@ -497,9 +497,8 @@ void StreamDecoder::take(const SseEvent& event) {
     return;
   }
   if (!chunk.is_object()) {
-    fail(StreamError::Kind::malformed,
-         "o streaming trouxe um evento que não é um objeto JSON: " +
-             brief(printable(data), 1, 120));
+    fail(StreamError::Kind::malformed, "o streaming trouxe um evento que não é um objeto JSON: " +
+                                           brief(printable(data), 1, 120));
     return;
   }
   take_chunk(chunk);
@@ -604,10 +603,12 @@ Result<ChatReply, StreamError> StreamDecoder::finish() {
                        "o streaming foi cortado: terminou sem \"data: [DONE]\""};
   }
   if (reply_.finish_reason.empty()) {
-    return StreamError{StreamError::Kind::cut, "o streaming foi cortado: terminou sem finish_reason"};
+    return StreamError{StreamError::Kind::cut,
+                       "o streaming foi cortado: terminou sem finish_reason"};
   }
   ChatReply reply = std::move(reply_);
-  reply.reasoning = reasoning_content_.empty() ? std::move(reasoning_) : std::move(reasoning_content_);
+  reply.reasoning =
+      reasoning_content_.empty() ? std::move(reasoning_) : std::move(reasoning_content_);
   std::stable_sort(slots_.begin(), slots_.end(),
                    [](const Slot& a, const Slot& b) { return a.index < b.index; });
   for (Slot& slot : slots_) {

@@ -56,18 +56,17 @@ struct Streaming {
 // Um servidor que responde a /v1/chat/completions com este corpo SSE, em
 // pedaços do tamanho pedido (cada pedaço sai num write separado).
 void serve_sse(LocalServer& server, std::string body, std::size_t piece = 1 << 20) {
-  server.http().Post("/v1/chat/completions", [body, piece](const httplib::Request&,
-                                                           httplib::Response& res) {
-    res.set_chunked_content_provider("text/event-stream",
-                                     [body, piece](std::size_t offset, httplib::DataSink& sink) {
-                                       if (offset >= body.size()) {
-                                         sink.done();
-                                         return true;
-                                       }
-                                       return sink.write(body.data() + offset,
-                                                         std::min(piece, body.size() - offset));
-                                     });
-  });
+  server.http().Post(
+      "/v1/chat/completions", [body, piece](const httplib::Request&, httplib::Response& res) {
+        res.set_chunked_content_provider(
+            "text/event-stream", [body, piece](std::size_t offset, httplib::DataSink& sink) {
+              if (offset >= body.size()) {
+                sink.done();
+                return true;
+              }
+              return sink.write(body.data() + offset, std::min(piece, body.size() - offset));
+            });
+      });
   server.start();
 }
 
@@ -83,12 +82,9 @@ std::string chunk(const std::string& delta, const std::string& finish = "null") 
          "}]}\n\n";
 }
 
-const std::string kUsageChunk =
-    "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":4}}\n\n";
-
 }  // namespace
 
-TEST_CASE("OpenAiClient em streaming entrega o texto aos pedaços e a mesma resposta do modo comum") {
+TEST_CASE("OpenAiClient em streaming passa o texto aos pedaços e monta a resposta completa") {
   auto model = ScriptedModel::from_scenario("examples/streaming");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
@@ -177,8 +173,9 @@ TEST_CASE("OpenAiClient chama de malformado o streaming com um evento que não �
   auto reply = client.call(hello(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::malformed);
-  CHECK(reply.error().message ==
-        R"(o streaming trouxe um evento que não é JSON válido: {"choices": [{"delta": {"content": "Ol)");
+  CHECK(
+      reply.error().message ==
+      R"(o streaming trouxe um evento que não é JSON válido: {"choices": [{"delta": {"content": "Ol)");
   CHECK(reply.error().billed);
 }
 
@@ -200,19 +197,23 @@ TEST_CASE("OpenAiClient devolve a mensagem do provedor de um erro no meio do str
 
 TEST_CASE("OpenAiClient lê a linha error: do llama.cpp no streaming") {
   LocalServer server;
-  serve_sse(server, "error: {\"code\":400,\"message\":\"o pedido passa do contexto\","
-                    "\"type\":\"invalid_request_error\"}\n\n");
+  serve_sse(server,
+            "error: {\"code\":400,\"message\":\"o pedido passa do contexto\","
+            "\"type\":\"invalid_request_error\"}\n\n");
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
   auto reply = client.call(hello(), streaming.options);
   REQUIRE_FALSE(reply.ok());
-  CHECK(reply.error().message == "o streaming trouxe um erro do provedor: o pedido passa do contexto");
+  CHECK(reply.error().message ==
+        "o streaming trouxe um erro do provedor: o pedido passa do contexto");
 }
 
 TEST_CASE("OpenAiClient lê SSE com CRLF, comentários e eventos partidos entre pedaços da rede") {
   LocalServer server;
   std::string body = ": keep-alive\r\n\r\n";
-  body += "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Olá, \"}}]}\r\n\r\n";
+  body +=
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Olá, "
+      "\"}}]}\r\n\r\n";
   body += ": processando\r\n\r\n";
   body += "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"mundo\"}}]}\r\n\r\n";
   body += "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\r\n\r\n";
@@ -252,16 +253,16 @@ TEST_CASE("OpenAiClient lê como resposta comum o JSON de um servidor que ignoro
 
 TEST_CASE("OpenAiClient dá idle quando o streaming para no meio, e marca como cobrado") {
   LocalServer server;
-  server.http().Post("/v1/chat/completions", [&server](const httplib::Request&,
-                                                       httplib::Response& res) {
-    res.set_chunked_content_provider("text/event-stream", [&server](std::size_t,
-                                                                    httplib::DataSink& sink) {
-      const std::string first = chunk(R"({"content":"Pens"})");
-      sink.write(first.data(), first.size());
-      server.wait_for_stop(std::chrono::seconds(30));
-      return false;
-    });
-  });
+  server.http().Post("/v1/chat/completions",
+                     [&server](const httplib::Request&, httplib::Response& res) {
+                       res.set_chunked_content_provider(
+                           "text/event-stream", [&server](std::size_t, httplib::DataSink& sink) {
+                             const std::string first = chunk(R"({"content":"Pens"})");
+                             sink.write(first.data(), first.size());
+                             server.wait_for_stop(std::chrono::seconds(30));
+                             return false;
+                           });
+                     });
   server.start();
   hz::EndpointConfig config = endpoint_of(server);
   config.http.idle_timeout = std::chrono::milliseconds(150);
@@ -279,16 +280,16 @@ TEST_CASE("OpenAiClient dá idle quando o streaming para no meio, e marca como c
 
 TEST_CASE("OpenAiClient cancela um streaming em andamento pelo should_abort") {
   LocalServer server;
-  server.http().Post("/v1/chat/completions", [&server](const httplib::Request&,
-                                                       httplib::Response& res) {
-    res.set_chunked_content_provider("text/event-stream", [&server](std::size_t,
-                                                                    httplib::DataSink& sink) {
-      const std::string first = chunk(R"({"content":"Um"})");
-      sink.write(first.data(), first.size());
-      server.wait_for_stop(std::chrono::seconds(30));
-      return false;
-    });
-  });
+  server.http().Post("/v1/chat/completions",
+                     [&server](const httplib::Request&, httplib::Response& res) {
+                       res.set_chunked_content_provider(
+                           "text/event-stream", [&server](std::size_t, httplib::DataSink& sink) {
+                             const std::string first = chunk(R"({"content":"Um"})");
+                             sink.write(first.data(), first.size());
+                             server.wait_for_stop(std::chrono::seconds(30));
+                             return false;
+                           });
+                     });
   server.start();
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
@@ -427,4 +428,20 @@ TEST_CASE("OpenAiClient dá ao reenvio só o que sobrou do prazo da chamada") {
   CHECK(left <= 200);
   CHECK(message.substr(message.find(" ms)")) ==
         " ms) falando com " + model.base_url() + "/chat/completions");
+}
+
+TEST_CASE("OpenAiClient marca como cobrado o reenvio que falha depois de um streaming descartado") {
+  ScriptedModel model(R"({"name":"t","steps":[
+    {"content":"Vou ler.","finish_reason":"tool_calls","expect":{"stream":true}},
+    {"error":{"status":503,"message":"fora do ar"},"expect":{"stream":false}}]})");
+  hz::OpenAiClient client(model.endpoint());
+  Streaming streaming;
+  auto reply = client.call(hello(), streaming.options);
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().message == "o provedor respondeu HTTP 503: fora do ar");
+  CHECK(reply.error().billed);
+  CHECK(reply.error().request_bytes ==
+        hz::encode_stream_request(hello()).size() + hz::encode_request(hello()).size());
+  CHECK_FALSE(client.streaming_enabled());
+  CHECK(model.failures().empty());
 }

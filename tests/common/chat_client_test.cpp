@@ -114,8 +114,7 @@ TEST_CASE("OpenAiClient::call com prazo esgotado ou cancelamento pedido não env
   auto aborted = client.call(hello(), cancelled);
   REQUIRE_FALSE(aborted.ok());
   CHECK(aborted.error().kind == ModelError::Kind::aborted);
-  CHECK(aborted.error().message ==
-        "pedido a " + model.base_url() + "/chat/completions cancelado");
+  CHECK(aborted.error().message == "pedido a " + model.base_url() + "/chat/completions cancelado");
   CHECK(model.requests().empty());
 }
 

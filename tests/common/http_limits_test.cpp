@@ -70,16 +70,18 @@ TEST_CASE("HttpClient corta com idle o servidor que para no meio da resposta") {
 TEST_CASE("HttpClient não corta por idle o servidor lento que manda um byte a cada 100 ms") {
   LocalServer server;
   server.http().Post("/drip", [&server](const httplib::Request&, httplib::Response& res) {
-    res.set_chunked_content_provider("text/plain", [&server](std::size_t offset,
-                                                            httplib::DataSink& sink) {
-      // 12 bytes, um a cada 100 ms: 1,1 s no total, mais que o idle_timeout de 1 s.
-      if (offset >= 12) {
-        sink.done();
-        return true;
-      }
-      if (offset > 0 && server.wait_for_stop(milliseconds(100))) return false;
-      return sink.write("x", 1);
-    });
+    res.set_chunked_content_provider("text/plain",
+                                     [&server](std::size_t offset, httplib::DataSink& sink) {
+                                       // 12 bytes, um a cada 100 ms: 1,1 s no total, mais que o
+                                       // idle_timeout de 1 s.
+                                       if (offset >= 12) {
+                                         sink.done();
+                                         return true;
+                                       }
+                                       if (offset > 0 && server.wait_for_stop(milliseconds(100)))
+                                         return false;
+                                       return sink.write("x", 1);
+                                     });
   });
   server.start();
   hz::HttpOptions options;
@@ -125,8 +127,7 @@ TEST_CASE("HttpClient dá timeout, e não idle, quando o servidor não manda nem
   auto response = http.post(server.url("/mute"), "{}", {}, request);
   REQUIRE_FALSE(response.ok());
   CHECK(response.error().kind == HttpError::Kind::timeout);
-  CHECK(response.error().message ==
-        "tempo esgotado (150 ms) falando com " + server.url("/mute"));
+  CHECK(response.error().message == "tempo esgotado (150 ms) falando com " + server.url("/mute"));
   CHECK(response.error().status == 0);
 }
 
@@ -208,7 +209,8 @@ TEST_CASE("HttpClient para no limite um corpo sem fim, com a memória limitada")
   REQUIRE_FALSE(response.ok());
   CHECK(response.error().kind == HttpError::Kind::too_large);
   CHECK(response.error().message ==
-        "a resposta de " + url + " passou do limite de 1 MiB (max_response_bytes) e foi interrompida");
+        "a resposta de " + url +
+            " passou do limite de 1 MiB (max_response_bytes) e foi interrompida");
   CHECK(response.error().status == 200);
   CHECK(response.error().received_bytes <= options.max_response_bytes);
   CHECK(response.error().received_bytes > options.max_response_bytes / 2);

@@ -46,9 +46,8 @@ struct StringMaker<std::vector<hz::ToolCall>> {
 template <>
 struct StringMaker<hz::SseEvent> {
   static String convert(const hz::SseEvent& event) {
-    const std::string text =
-        "SseEvent{event=\"" + event.event + "\", data=\"" + event.data + "\", error=\"" +
-        event.error + "\"}";
+    const std::string text = "SseEvent{event=\"" + event.event + "\", data=\"" + event.data +
+                             "\", error=\"" + event.error + "\"}";
     return String(text.c_str());
   }
 };

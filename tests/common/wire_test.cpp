@@ -284,8 +284,9 @@ TEST_CASE("encode_stream_request pede streaming com o uso no fim") {
   expected["stream"] = true;
   expected["stream_options"] = {{"include_usage", true}};
   CHECK(json::parse(hz::encode_stream_request(request)) == expected);
-  CHECK(hz::encode_stream_request(request) ==
-        R"({"messages":[{"content":"oi","role":"user"}],"model":"m","stream":true,"stream_options":{"include_usage":true}})");
+  CHECK(
+      hz::encode_stream_request(request) ==
+      R"({"messages":[{"content":"oi","role":"user"}],"model":"m","stream":true,"stream_options":{"include_usage":true}})");
 }
 
 // --- SSE ---------------------------------------------------------------------
@@ -467,15 +468,16 @@ TEST_CASE("StreamDecoder aceita a chamada inteira num delta só") {
 TEST_CASE("StreamDecoder não apaga nem duplica nome e id repetidos em deltas posteriores") {
   // LM Studio repete "name": "" e "id": "" a cada delta; outros repetem o valor inteiro.
   const ChatReply reply = stream_ok(sse({
-      chunk(R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_file","arguments":""}}]})"),
-      chunk(R"({"tool_calls":[{"index":0,"id":"","function":{"name":"","arguments":"{\"path\""}}]})"),
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_file","arguments":""}}]})"),
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"","function":{"name":"","arguments":"{\"path\""}}]})"),
       chunk(
           R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_file","arguments":":\"a\"}"}}]})"),
       chunk("{}", R"("tool_calls")"),
       "[DONE]",
   }));
-  CHECK(reply.message.tool_calls ==
-        std::vector<ToolCall>{{"c1", "read_file", R"({"path":"a"})"}});
+  CHECK(reply.message.tool_calls == std::vector<ToolCall>{{"c1", "read_file", R"({"path":"a"})"}});
 }
 
 TEST_CASE("StreamDecoder junta nome e id que chegam em pedaços") {
@@ -569,18 +571,20 @@ TEST_CASE("StreamDecoder para de entregar texto depois do primeiro erro") {
 }
 
 TEST_CASE("StreamDecoder chama de malformado um evento que não é JSON") {
-  const hz::StreamError error =
-      stream_error(sse({chunk(R"({"content":"a"})"), R"({"choices": [{"delta": {"content": "Ol)",
-                        "[DONE]"}));
+  const hz::StreamError error = stream_error(
+      sse({chunk(R"({"content":"a"})"), R"({"choices": [{"delta": {"content": "Ol)", "[DONE]"}));
   CHECK(error.kind == hz::StreamError::Kind::malformed);
-  CHECK(error.message == R"(o streaming trouxe um evento que não é JSON válido: {"choices": [{"delta": {"content": "Ol)");
+  CHECK(
+      error.message ==
+      R"(o streaming trouxe um evento que não é JSON válido: {"choices": [{"delta": {"content": "Ol)");
   CHECK(stream_error(sse({"[1]", "[DONE]"})).message ==
         "o streaming trouxe um evento que não é um objeto JSON: [1]");
 }
 
 TEST_CASE("StreamDecoder lê como resposta comum um corpo JSON de quem ignorou o stream") {
   Streamed streamed = stream_in_pieces(
-      "\n " R"({"choices":[{"message":{"content":"oi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}})",
+      "\n "
+      R"({"choices":[{"message":{"content":"oi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}})",
       5);
   REQUIRE(streamed.reply.ok());
   CHECK(streamed.plain);

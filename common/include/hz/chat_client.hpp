@@ -39,8 +39,9 @@ struct ModelError {
   // Fatos para a conta, somando as tentativas desta chamada.
   std::size_t request_bytes = 0;   // bytes dos corpos JSON enviados
   std::size_t response_bytes = 0;  // bytes de corpo recebidos
-  // O servidor respondeu 200 e a resposta não serviu (JSON quebrado,
-  // streaming cortado, parado ou cancelado no meio): o provedor já cobrou.
+  // Alguma tentativa recebeu 2xx e a chamada não deu uma resposta (JSON
+  // quebrado, streaming cortado, parado ou cancelado no meio, reenvio que
+  // falhou depois de um streaming descartado): o provedor já cobrou.
   bool billed = false;
 };
 
@@ -55,8 +56,10 @@ struct CallOptions {
   // message.content. Numa chamada refeita, on_text pode ter recebido o texto
   // da primeira tentativa, que foi descartada; ChatReply::fallback diz isso.
   std::function<void(std::string_view)> on_text;
-  // Consultada antes de enviar e pelo menos a cada 100 ms durante a
-  // transferência; verdadeira, a chamada para com ModelError::Kind::aborted.
+  // Consultada na thread da chamada, antes de enviar e pelo menos a cada
+  // 100 ms durante a transferência; verdadeira, a chamada para com
+  // ModelError::Kind::aborted. Para o Ctrl+C, leia aqui um std::atomic<bool>
+  // que o tratador do sinal marca.
   std::function<bool()> should_abort;
   // Substitui HttpOptions::timeout para a chamada inteira, reenvios
   // incluídos (a etapa 02 passa o que sobra até o prazo do turno). Zero ou

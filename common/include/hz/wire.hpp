@@ -81,7 +81,8 @@ struct ChatReply {
   Message message;            // sempre com role assistant
   std::string finish_reason;  // como veio; o loop não decide por ele
   Usage usage;
-  std::string reasoning;  // reasoning_content/reasoning, se o provedor mandou; nunca volta no histórico
+  // reasoning_content/reasoning, se o provedor mandou; nunca volta no histórico.
+  std::string reasoning;
 
   // Fatos para a conta, preenchidos pelo OpenAiClient. Quando a chamada foi
   // refeita (veja fallback), somam as duas tentativas, e usage também.
@@ -136,7 +137,8 @@ class SseDecoder {
   std::string line_;
   SseEvent pending_;
   bool has_data_ = false;
-  bool after_cr_ = false;  // o último pedaço terminou em \r: um \n no começo do próximo é o par dele
+  // O último pedaço terminou em \r: um \n no começo do próximo é o par dele.
+  bool after_cr_ = false;
 };
 
 // Por que uma resposta em streaming não virou ChatReply.
