@@ -5,11 +5,16 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <mutex>
 #include <optional>
+#include <set>
+#include <thread>
 
 #include "hz/chat_client.hpp"
 #include "hz/http.hpp"
 #include "hz/testing/scripted_model.hpp"
+#include "local_server.hpp"
 
 using hz::ModelError;
 using hz::testing::ScriptedModel;
@@ -210,4 +215,228 @@ TEST_CASE("OpenAiClient devolve timeout também numa conexão reaproveitada") {
   CHECK(reply.error().kind == ModelError::Kind::timeout);
   CHECK(reply.error().message ==
         "tempo esgotado (200 ms) falando com " + model.base_url() + "/chat/completions");
+}
+
+// --- Retry-After ----------------------------------------------------------------
+
+namespace {
+
+hz::HttpResponse with_headers(std::vector<std::pair<std::string, std::string>> headers) {
+  hz::HttpResponse response;
+  response.status = 429;
+  response.headers = std::move(headers);
+  return response;
+}
+
+// 21/10/2015 07:27:53 GMT: sete segundos antes da data dos testes.
+const auto kNow = std::chrono::system_clock::from_time_t(1445412473);
+constexpr const char* kDate = "Wed, 21 Oct 2015 07:28:00 GMT";
+
+std::optional<double> retry_after(std::vector<std::pair<std::string, std::string>> headers) {
+  return hz::retry_after_seconds(with_headers(std::move(headers)), kNow);
+}
+
+}  // namespace
+
+TEST_CASE("retry_after_seconds lê Retry-After em segundos, com fração") {
+  CHECK(retry_after({{"retry-after", "7"}}) == 7.0);
+  CHECK(retry_after({{"retry-after", "1.5"}}) == 1.5);
+  CHECK(retry_after({{"retry-after", "0"}}) == 0.0);
+}
+
+TEST_CASE("retry_after_seconds prefere retry-after-ms, em milissegundos com fração") {
+  CHECK(retry_after({{"retry-after-ms", "1500"}}) == 1.5);
+  CHECK(retry_after({{"retry-after-ms", "250.5"}}) == 0.2505);
+  CHECK(retry_after({{"retry-after", "9"}, {"retry-after-ms", "20"}}) == 0.02);
+}
+
+TEST_CASE("retry_after_seconds lê Retry-After como data HTTP, relativa a agora") {
+  CHECK(retry_after({{"retry-after", kDate}}) == 7.0);
+  // As formas antigas da data também valem.
+  CHECK(retry_after({{"retry-after", "Wednesday, 21-Oct-15 07:28:03 GMT"}}) == 10.0);
+  CHECK(retry_after({{"retry-after", "Wed Oct 21 07:28:00 2015"}}) == 7.0);
+}
+
+TEST_CASE("retry_after_seconds ignora valores negativos, ilegíveis ou datas no passado") {
+  CHECK_FALSE(retry_after({}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", "-3"}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", "+5"}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", "logo"}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", "7s"}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", "inf"}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", "nan"}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", ""}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after", "Wed, 21 Oct 2015 07:27:00 GMT"}}).has_value());
+  CHECK_FALSE(retry_after({{"retry-after-ms", "-100"}}).has_value());
+  // retry-after-ms inválido não esconde um Retry-After bom.
+  CHECK(retry_after({{"retry-after-ms", "muito"}, {"retry-after", "3"}}) == 3.0);
+}
+
+TEST_CASE("OpenAiClient devolve a dica de retry-after-ms de um 429") {
+  hz::testing::LocalServer server;
+  server.http().Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 429;
+    res.set_header("retry-after-ms", "1250");
+    res.set_header("Retry-After", "2");
+    res.set_content(R"({"error":{"message":"devagar"}})", "application/json");
+  });
+  server.start();
+  hz::EndpointConfig config;
+  config.base_url = server.url("/v1");
+  hz::OpenAiClient client(config);
+  auto reply = client.complete(hello());
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().http_status == 429);
+  CHECK(reply.error().retry_after_seconds == 1.25);
+  CHECK(reply.error().message == "o provedor respondeu HTTP 429: devagar");
+}
+
+// --- O que vai no fio e a conexão ------------------------------------------------
+
+TEST_CASE("HttpClient reaproveita a conexão, sem Expect e sem pedir compressão") {
+  hz::testing::LocalServer server;
+  std::mutex mutex;
+  std::set<int> ports;
+  std::vector<std::string> expect_headers;
+  std::vector<std::string> encodings;
+  server.http().Post("/echo", [&](const httplib::Request& req, httplib::Response& res) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ports.insert(req.remote_port);
+    if (req.has_header("Expect")) expect_headers.push_back(req.get_header_value("Expect"));
+    if (req.has_header("Accept-Encoding")) {
+      encodings.push_back(req.get_header_value("Accept-Encoding"));
+    }
+    res.set_content("ok", "text/plain");
+  });
+  server.start();
+  {
+    hz::HttpClient http;
+    // Um corpo grande o bastante (mais de 1 MiB) para o curl querer mandar
+    // Expect: 100-continue.
+    const std::string body(2 * 1024 * 1024, 'a');
+    for (int i = 0; i < 3; ++i) {
+      auto response = http.post(server.url("/echo"), body, {"Content-Type: application/json"});
+      REQUIRE(response.ok());
+      CHECK(response->status == 200);
+    }
+    hz::HttpRequestOptions streaming;
+    streaming.on_body = [](std::string_view) {};
+    REQUIRE(http.post(server.url("/echo"), "{}", {}, streaming).ok());
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  CHECK(ports.size() == 1);
+  CHECK(expect_headers.empty());
+  CHECK(encodings.empty());
+}
+
+TEST_CASE("HttpClient entrega a on_body só o corpo de respostas 2xx") {
+  hz::testing::LocalServer server;
+  server.http().Post("/ok", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("corpo bom", "text/plain");
+  });
+  server.http().Post("/bad", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 503;
+    res.set_content("fora do ar", "text/plain");
+  });
+  server.start();
+  hz::HttpClient http;
+  std::string delivered;
+  hz::HttpRequestOptions request;
+  request.on_body = [&delivered](std::string_view bytes) { delivered.append(bytes); };
+  auto ok = http.post(server.url("/ok"), "{}", {}, request);
+  REQUIRE(ok.ok());
+  CHECK(delivered == "corpo bom");
+  CHECK(ok->body.empty());
+  CHECK(ok->received_bytes == 9);
+  delivered.clear();
+  auto bad = http.post(server.url("/bad"), "{}", {}, request);
+  REQUIRE(bad.ok());
+  CHECK(bad->status == 503);
+  CHECK(delivered.empty());
+  CHECK(bad->body == "fora do ar");
+  CHECK(bad->received_bytes == 10);
+}
+
+TEST_CASE("HttpClient deixa sair depois do pedido a exceção lançada em on_body") {
+  hz::testing::LocalServer server;
+  server.http().Post("/ok", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("x", "text/plain");
+  });
+  server.start();
+  hz::HttpClient http;
+  hz::HttpRequestOptions request;
+  request.on_body = [](std::string_view) { throw std::runtime_error("bug do chamador"); };
+  CHECK_THROWS_WITH(static_cast<void>(http.post(server.url("/ok"), "{}", {}, request)),
+                    "bug do chamador");
+  // O cliente continua usável.
+  CHECK(http.post(server.url("/ok"), "{}").ok());
+}
+
+// --- Mensagens de erro em português ------------------------------------------------
+
+TEST_CASE("HttpClient traduz a conexão derrubada pelo servidor (reset)") {
+  // Aceita, lê o pedido e fecha com SO_LINGER zero: o cliente recebe um RST.
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(listener >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(listen(listener, 1) == 0);
+  socklen_t length = sizeof address;
+  REQUIRE(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  std::thread server([listener] {
+    const int connection = accept(listener, nullptr, nullptr);
+    if (connection < 0) return;
+    char buffer[4096];
+    static_cast<void>(recv(connection, buffer, sizeof buffer, 0));
+    linger hard{1, 0};
+    setsockopt(connection, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    close(connection);
+  });
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/v1/chat/completions";
+  hz::HttpClient http;
+  auto response = http.post(url, "{}");
+  server.join();
+  close(listener);
+  REQUIRE_FALSE(response.ok());
+  CHECK(response.error().kind == hz::HttpError::Kind::connect);
+  CHECK(response.error().message == "o servidor derrubou a conexão (reset) com " + url);
+}
+
+TEST_CASE("HttpClient traduz a falha de TLS com um servidor que não fala HTTPS") {
+  hz::testing::LocalServer server;
+  server.http().Get("/v1/models", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("{}", "application/json");
+  });
+  server.start();
+  const std::string url = "https://127.0.0.1:" + std::to_string(server.port()) + "/v1/models";
+  hz::HttpClient http;
+  auto response = http.get(url);
+  REQUIRE_FALSE(response.ok());
+  CHECK(response.error().kind == hz::HttpError::Kind::connect);
+  CHECK(response.error().message == "falha ao abrir a conexão segura (TLS) com " + url +
+                                        " (o servidor fala HTTPS nessa porta?)");
+}
+
+TEST_CASE("HttpClient traduz o nome de servidor que não existe") {
+  // .invalid nunca resolve (RFC 6761).
+  const std::string url = "http://nao-existe.invalid/v1/models";
+  hz::HttpOptions options;
+  options.connect_timeout = std::chrono::seconds(3);
+  hz::HttpClient http(options);
+  auto response = http.get(url);
+  REQUIRE_FALSE(response.ok());
+  CHECK(response.error().kind == hz::HttpError::Kind::connect);
+  CHECK(response.error().message ==
+        "não foi possível resolver o endereço de " + url + " (o nome do servidor está certo?)");
+}
+
+TEST_CASE("HttpClient traduz protocolo não suportado") {
+  hz::HttpClient http;
+  auto response = http.get("htp://127.0.0.1/x");
+  REQUIRE_FALSE(response.ok());
+  CHECK(response.error().message ==
+        "protocolo não suportado em htp://127.0.0.1/x (use http:// ou https://)");
 }

@@ -1,6 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <climits>
+#include <string>
+#include <vector>
+
 #include "hz/wire.hpp"
+#include "wire_printers.hpp"
 
 using hz::ChatReply;
 using hz::ChatRequest;
@@ -174,10 +179,11 @@ TEST_CASE("decode_reply devolve erros legíveis em português") {
 }
 
 TEST_CASE("decode_reply não lança com tipos inesperados") {
+  // "7" em texto não é contagem de tokens: o uso todo fica como não informado.
   CHECK(
       decode_ok(
           R"({"choices":[{"message":{"content":5,"tool_calls":"x","reasoning":1},"finish_reason":3}],"usage":{"prompt_tokens":"7","completion_tokens":2.0}})")
-          .usage == hz::Usage{0, 2, true});
+          .usage == hz::Usage{0, 0, false});
 }
 
 TEST_CASE("message_from_json lê os quatro papéis") {
@@ -221,4 +227,368 @@ TEST_CASE("to_string de Role usa os nomes do protocolo") {
   CHECK(hz::to_string(hz::Role::user) == "user");
   CHECK(hz::to_string(hz::Role::assistant) == "assistant");
   CHECK(hz::to_string(hz::Role::tool) == "tool");
+}
+
+// --- Contagens de tokens vindas do servidor ---------------------------------
+
+TEST_CASE("decode_reply conta como não informado o uso com contagens inválidas") {
+  auto usage_of = [](const std::string& fields) {
+    return decode_ok(R"({"choices":[{"message":{"content":"oi"}}],"usage":{)" + fields + "}}")
+        .usage;
+  };
+  const hz::Usage none{0, 0, false};
+  CHECK(usage_of(R"("prompt_tokens":-1,"completion_tokens":2)") == none);
+  CHECK(usage_of(R"("prompt_tokens":1,"completion_tokens":2.5)") == none);
+  CHECK(usage_of(R"("prompt_tokens":"7","completion_tokens":2)") == none);
+  CHECK(usage_of(R"("prompt_tokens":true,"completion_tokens":2)") == none);
+  CHECK(usage_of(R"("prompt_tokens":1000000000001,"completion_tokens":2)") == none);
+  CHECK(usage_of(R"("prompt_tokens":1e300,"completion_tokens":2)") == none);
+  CHECK(usage_of(R"("prompt_tokens":18446744073709551615,"completion_tokens":2)") == none);
+  CHECK(usage_of(R"("prompt_tokens":9223372036854775807,"completion_tokens":2)") == none);
+  CHECK(usage_of(R"("prompt_tokens":-1e300,"completion_tokens":2)") == none);
+}
+
+TEST_CASE("decode_reply aceita contagens inteiras até 10^12, também escritas como 2.0") {
+  auto usage_of = [](const std::string& fields) {
+    return decode_ok(R"({"choices":[{"message":{"content":"oi"}}],"usage":{)" + fields + "}}")
+        .usage;
+  };
+  CHECK(usage_of(R"("prompt_tokens":1000000000000,"completion_tokens":2.0)") ==
+        hz::Usage{1000000000000, 2, true});
+  CHECK(usage_of(R"("prompt_tokens":0,"completion_tokens":null)") == hz::Usage{0, 0, true});
+  CHECK(usage_of(R"("total_tokens":9)") == hz::Usage{0, 0, true});
+}
+
+TEST_CASE("Usage soma saturando em vez de estourar") {
+  hz::Usage total{LONG_MAX - 1, 5, true};
+  total += hz::Usage{10, LONG_MAX, true};
+  CHECK(total == hz::Usage{LONG_MAX, LONG_MAX, true});
+  CHECK(total.total() == LONG_MAX);
+  hz::Usage negative{LONG_MIN + 1, 0, true};
+  negative += hz::Usage{-5, 0, true};
+  CHECK(negative.prompt_tokens == LONG_MIN);
+}
+
+TEST_CASE("Usage soma estimated: a soma é estimada se alguma parte era") {
+  hz::Usage total{1, 1, true};
+  total += hz::Usage{2, 2, false, true};
+  CHECK(total == hz::Usage{3, 3, true, true});
+  CHECK(hz::Usage{}.estimated == false);
+}
+
+TEST_CASE("encode_stream_request pede streaming com o uso no fim") {
+  ChatRequest request;
+  request.model = "m";
+  request.messages = {Message::user("oi")};
+  json expected = hz::to_json(request);
+  expected["stream"] = true;
+  expected["stream_options"] = {{"include_usage", true}};
+  CHECK(json::parse(hz::encode_stream_request(request)) == expected);
+  CHECK(
+      hz::encode_stream_request(request) ==
+      R"({"messages":[{"content":"oi","role":"user"}],"model":"m","stream":true,"stream_options":{"include_usage":true}})");
+}
+
+// --- SSE ---------------------------------------------------------------------
+
+namespace {
+
+using hz::SseEvent;
+
+std::vector<SseEvent> sse_in_pieces(std::string_view body, std::size_t piece) {
+  hz::SseDecoder decoder;
+  std::vector<SseEvent> events;
+  for (std::size_t at = 0; at < body.size(); at += piece) {
+    for (SseEvent& event : decoder.feed(body.substr(at, piece))) events.push_back(event);
+  }
+  for (SseEvent& event : decoder.finish()) events.push_back(event);
+  return events;
+}
+
+// Um corpo com tudo o que o SSE permite: CRLF, \r sozinho, comentários,
+// dados em várias linhas, "event:", "id:", "error:" e linhas em branco a mais.
+constexpr std::string_view kSseBody =
+    ": ping\r\n"
+    "\r\n"
+    "data: {\"a\":1}\r\n"
+    "\r\n"
+    "id: 7\n"
+    "data:sem espaço\n"
+    "data:  dois espaços\n"
+    "\n"
+    "data: linha 1\r\n"
+    "data: linha 2\r\n"
+    "\r\n"
+    "event: error\r"
+    "data: {\"message\":\"x\"}\r"
+    "\r"
+    "\n\n"
+    "error: {\"code\":500,\"message\":\"falhou\"}\n"
+    "\n"
+    "data: [DONE]\n"
+    "\n";
+
+const std::vector<SseEvent> kSseEvents = {
+    {"", R"({"a":1})", ""},
+    {"", "sem espaço\n dois espaços", ""},
+    {"", "linha 1\nlinha 2", ""},
+    {"error", R"({"message":"x"})", ""},
+    {"", "", R"({"code":500,"message":"falhou"})"},
+    {"", "[DONE]", ""},
+};
+
+}  // namespace
+
+TEST_CASE("SseDecoder separa os eventos com CRLF, comentários e várias linhas de data") {
+  CHECK(sse_in_pieces(kSseBody, kSseBody.size()) == kSseEvents);
+}
+
+TEST_CASE("SseDecoder dá os mesmos eventos com o corpo partido em qualquer tamanho") {
+  for (std::size_t piece = 1; piece < kSseBody.size(); ++piece) {
+    CAPTURE(piece);
+    CHECK(sse_in_pieces(kSseBody, piece) == kSseEvents);
+  }
+}
+
+TEST_CASE("SseDecoder entrega o último evento mesmo sem a linha em branco final") {
+  CHECK(sse_in_pieces("data: 1\n\ndata: [DONE]", 100) ==
+        std::vector<SseEvent>{{"", "1", ""}, {"", "[DONE]", ""}});
+  CHECK(sse_in_pieces("data: [DONE]\r\n", 100) == std::vector<SseEvent>{{"", "[DONE]", ""}});
+  CHECK(sse_in_pieces(": só comentário\n\nid: 3\n\n", 100).empty());
+}
+
+// --- Montagem da resposta em streaming ----------------------------------------
+
+namespace {
+
+std::string sse(const std::vector<std::string>& datas) {
+  std::string body;
+  for (const std::string& data : datas) body += "data: " + data + "\n\n";
+  return body;
+}
+
+std::string chunk(const std::string& delta, const std::string& finish = "null") {
+  return R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":)" + delta +
+         R"(,"finish_reason":)" + finish + "}]}";
+}
+
+struct Streamed {
+  hz::Result<ChatReply, hz::StreamError> reply;
+  std::vector<std::string> texts;
+  bool plain = false;
+};
+
+Streamed stream_in_pieces(std::string_view body, std::size_t piece) {
+  std::vector<std::string> texts;
+  hz::StreamDecoder decoder([&texts](std::string_view text) { texts.emplace_back(text); });
+  for (std::size_t at = 0; at < body.size(); at += piece) decoder.feed(body.substr(at, piece));
+  auto reply = decoder.finish();
+  return {std::move(reply), std::move(texts), decoder.plain_json()};
+}
+
+ChatReply stream_ok(std::string_view body, std::size_t piece = 1 << 20) {
+  Streamed streamed = stream_in_pieces(body, piece);
+  INFO((streamed.reply ? std::string() : streamed.reply.error().message));
+  REQUIRE(streamed.reply.ok());
+  return std::move(streamed.reply).value();
+}
+
+hz::StreamError stream_error(std::string_view body) {
+  Streamed streamed = stream_in_pieces(body, 1 << 20);
+  REQUIRE_FALSE(streamed.reply.ok());
+  return streamed.reply.error();
+}
+
+// Como a OpenAI manda: papel, raciocínio, texto, duas tool calls com os
+// argumentos em pedaços, finish_reason e o pedaço final só com o uso.
+const std::string kToolStream = sse({
+    chunk(R"({"role":"assistant","content":""})"),
+    chunk(R"({"reasoning_content":"vou "})"),
+    chunk(R"({"reasoning_content":"ler"})"),
+    chunk(R"({"content":"Vou "})"),
+    chunk(R"({"content":"ler."})"),
+    chunk(
+        R"({"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"read_file","arguments":""}}]})"),
+    chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"pa"}}]})"),
+    chunk(
+        R"({"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"list_dir","arguments":"{}"}}]})"),
+    chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"th\":\"a.txt\"}"}}]})"),
+    chunk("{}", R"("tool_calls")"),
+    R"({"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":12,"total_tokens":42}})",
+    "[DONE]",
+});
+
+}  // namespace
+
+TEST_CASE("StreamDecoder monta texto, raciocínio, tool calls pelo índice, finish_reason e uso") {
+  Streamed streamed = stream_in_pieces(kToolStream, kToolStream.size());
+  REQUIRE(streamed.reply.ok());
+  const ChatReply& reply = *streamed.reply;
+  CHECK(reply.message.role == hz::Role::assistant);
+  CHECK(reply.message.content == "Vou ler.");
+  CHECK(reply.reasoning == "vou ler");
+  CHECK(reply.message.tool_calls ==
+        std::vector<ToolCall>{{"call_a", "read_file", R"({"path":"a.txt"})"},
+                              {"call_b", "list_dir", "{}"}});
+  CHECK(reply.finish_reason == "tool_calls");
+  CHECK(reply.usage == hz::Usage{30, 12, true});
+  CHECK(streamed.texts == std::vector<std::string>{"Vou ", "ler."});
+  CHECK_FALSE(streamed.plain);
+}
+
+TEST_CASE("StreamDecoder monta o mesmo com o corpo chegando byte a byte") {
+  for (std::size_t piece : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}}) {
+    CAPTURE(piece);
+    Streamed streamed = stream_in_pieces(kToolStream, piece);
+    REQUIRE(streamed.reply.ok());
+    CHECK(streamed.reply->message.content == "Vou ler.");
+    CHECK(streamed.reply->message.tool_calls ==
+          std::vector<ToolCall>{{"call_a", "read_file", R"({"path":"a.txt"})"},
+                                {"call_b", "list_dir", "{}"}});
+    CHECK(streamed.reply->usage == hz::Usage{30, 12, true});
+    std::string joined;
+    for (const std::string& text : streamed.texts) joined += text;
+    CHECK(joined == "Vou ler.");
+  }
+}
+
+TEST_CASE("StreamDecoder aceita a chamada inteira num delta só") {
+  const ChatReply reply = stream_ok(sse({
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"run_shell","arguments":"{\"command\":\"ls\"}"}},{"index":1,"id":"c2","function":{"name":"read_file","arguments":{"path":"b"}}}]})",
+          R"("tool_calls")"),
+      "[DONE]",
+  }));
+  CHECK(reply.message.tool_calls ==
+        std::vector<ToolCall>{{"c1", "run_shell", R"({"command":"ls"})"},
+                              {"c2", "read_file", R"({"path":"b"})"}});
+  CHECK_FALSE(reply.usage.reported);
+}
+
+TEST_CASE("StreamDecoder não apaga nem duplica nome e id repetidos em deltas posteriores") {
+  // LM Studio repete "name": "" e "id": "" a cada delta; outros repetem o valor inteiro.
+  const ChatReply reply = stream_ok(sse({
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_file","arguments":""}}]})"),
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"","function":{"name":"","arguments":"{\"path\""}}]})"),
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_file","arguments":":\"a\"}"}}]})"),
+      chunk("{}", R"("tool_calls")"),
+      "[DONE]",
+  }));
+  CHECK(reply.message.tool_calls == std::vector<ToolCall>{{"c1", "read_file", R"({"path":"a"})"}});
+}
+
+TEST_CASE("StreamDecoder junta nome e id que chegam em pedaços") {
+  const ChatReply reply = stream_ok(sse({
+      chunk(R"({"tool_calls":[{"index":0,"id":"call_","function":{"name":"read"}}]})"),
+      chunk(R"({"tool_calls":[{"index":0,"id":"xy","function":{"name":"_file"}}]})"),
+      chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]})"),
+      chunk("{}", R"("tool_calls")"),
+      "[DONE]",
+  }));
+  CHECK(reply.message.tool_calls == std::vector<ToolCall>{{"call_xy", "read_file", "{}"}});
+}
+
+TEST_CASE("StreamDecoder separa pelo id as chamadas que vêm sem índice") {
+  const ChatReply reply = stream_ok(sse({
+      chunk(R"({"tool_calls":[{"id":"c1","function":{"name":"a","arguments":"{\"x\""}}]})"),
+      chunk(R"({"tool_calls":[{"function":{"arguments":":1}"}}]})"),
+      chunk(R"({"tool_calls":[{"id":"c2","function":{"name":"b"}}]})"),
+      chunk("{}", R"("tool_calls")"),
+      "[DONE]",
+  }));
+  CHECK(reply.message.tool_calls ==
+        std::vector<ToolCall>{{"c1", "a", R"({"x":1})"}, {"c2", "b", "{}"}});
+}
+
+TEST_CASE("StreamDecoder dá ids call_<i> às chamadas sem id") {
+  const ChatReply reply = stream_ok(sse({
+      chunk(R"({"tool_calls":[{"index":0,"function":{"name":"a","arguments":"{}"}}]})"),
+      chunk(R"({"tool_calls":[{"index":1,"function":{"name":"b","arguments":"{}"}}]})"),
+      chunk("{}", R"("stop")"),
+      "[DONE]",
+  }));
+  CHECK(reply.message.tool_calls ==
+        std::vector<ToolCall>{{"call_0", "a", "{}"}, {"call_1", "b", "{}"}});
+  CHECK(reply.finish_reason == "stop");
+}
+
+TEST_CASE("StreamDecoder ignora o uso inválido e os pedaços de outras escolhas") {
+  const ChatReply reply = stream_ok(sse({
+      chunk(R"({"content":"a"})"),
+      R"({"choices":[{"index":1,"delta":{"content":"OUTRA"},"finish_reason":null}]})",
+      chunk("{}", R"("stop")"),
+      R"({"choices":[],"usage":{"prompt_tokens":-3,"completion_tokens":1}})",
+      "[DONE]",
+  }));
+  CHECK(reply.message.content == "a");
+  CHECK(reply.usage == hz::Usage{0, 0, false});
+}
+
+TEST_CASE("StreamDecoder chama de cortado o streaming sem [DONE] ou sem finish_reason") {
+  const hz::StreamError no_done = stream_error(sse({chunk(R"({"content":"a"})", R"("stop")")}));
+  CHECK(no_done.kind == hz::StreamError::Kind::cut);
+  CHECK(no_done.message == "o streaming foi cortado: terminou sem \"data: [DONE]\"");
+  const hz::StreamError no_finish = stream_error(sse({chunk(R"({"content":"a"})"), "[DONE]"}));
+  CHECK(no_finish.kind == hz::StreamError::Kind::cut);
+  CHECK(no_finish.message == "o streaming foi cortado: terminou sem finish_reason");
+  CHECK(stream_error("").kind == hz::StreamError::Kind::cut);
+}
+
+TEST_CASE("StreamDecoder aceita [DONE] com espaços em volta") {
+  CHECK(stream_ok(sse({chunk(R"({"content":"a"})", R"("stop")"), " [DONE] "})).message.content ==
+        "a");
+}
+
+TEST_CASE("StreamDecoder devolve a mensagem do provedor quando o streaming traz um erro") {
+  const hz::StreamError in_data = stream_error(
+      sse({chunk(R"({"content":"a"})"),
+           R"({"error":{"message":"servidor sobrecarregado","type":"server_error"}})", "[DONE]"}));
+  CHECK(in_data.kind == hz::StreamError::Kind::provider);
+  CHECK(in_data.message == "o streaming trouxe um erro do provedor: servidor sobrecarregado");
+
+  // llama.cpp: uma linha "error:" em vez de "data:".
+  const hz::StreamError llama = stream_error(
+      "data: " + chunk(R"({"content":"a"})") +
+      "\n\nerror: {\"code\":500,\"message\":\"contexto cheio\",\"type\":\"server_error\"}\n\n");
+  CHECK(llama.kind == hz::StreamError::Kind::provider);
+  CHECK(llama.message == "o streaming trouxe um erro do provedor: contexto cheio");
+
+  const hz::StreamError named =
+      stream_error("event: error\ndata: {\"message\":\"cota esgotada\"}\n\n");
+  CHECK(named.kind == hz::StreamError::Kind::provider);
+  CHECK(named.message == "o streaming trouxe um erro do provedor: cota esgotada");
+}
+
+TEST_CASE("StreamDecoder para de entregar texto depois do primeiro erro") {
+  Streamed streamed = stream_in_pieces(
+      sse({chunk(R"({"content":"a"})"), R"({"error":"x"})", chunk(R"({"content":"b"})")}), 1);
+  REQUIRE_FALSE(streamed.reply.ok());
+  CHECK(streamed.reply.error().message == "o streaming trouxe um erro do provedor: x");
+  CHECK(streamed.texts == std::vector<std::string>{"a"});
+}
+
+TEST_CASE("StreamDecoder chama de malformado um evento que não é JSON") {
+  const hz::StreamError error = stream_error(
+      sse({chunk(R"({"content":"a"})"), R"({"choices": [{"delta": {"content": "Ol)", "[DONE]"}));
+  CHECK(error.kind == hz::StreamError::Kind::malformed);
+  CHECK(
+      error.message ==
+      R"(o streaming trouxe um evento que não é JSON válido: {"choices": [{"delta": {"content": "Ol)");
+  CHECK(stream_error(sse({"[1]", "[DONE]"})).message ==
+        "o streaming trouxe um evento que não é um objeto JSON: [1]");
+}
+
+TEST_CASE("StreamDecoder lê como resposta comum um corpo JSON de quem ignorou o stream") {
+  Streamed streamed = stream_in_pieces(
+      "\n "
+      R"({"choices":[{"message":{"content":"oi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}})",
+      5);
+  REQUIRE(streamed.reply.ok());
+  CHECK(streamed.plain);
+  CHECK(streamed.reply->message.content == "oi");
+  CHECK(streamed.reply->usage == hz::Usage{3, 1, true});
+  CHECK(streamed.texts.empty());
 }

@@ -1,15 +1,18 @@
 // O formato de fio do OpenAI Chat Completions: mensagens, tool calls e uso
 // de tokens, e a conversão de/para JSON.
 //
-// A decodificação é tolerante às variações dos provedores (o mock imita cada
-// uma; veja mock-server/README.md): argumentos como objeto em vez de string,
-// tool calls sem id, content nulo, campos de raciocínio
-// (reasoning_content/reasoning), ausência de usage.
+// A decodificação é tolerante às variações dos provedores: argumentos como
+// objeto em vez de string, tool calls sem id, content nulo, campos de
+// raciocínio (reasoning_content/reasoning), ausência de usage. E desconfia
+// dos números: contagens de tokens negativas, fracionárias, que não são
+// números ou absurdas (mais de 10^12) fazem o uso contar como não informado.
 // Nenhuma função daqui lança exceção por causa de JSON vindo da rede.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,9 +53,12 @@ struct Message {
 struct Usage {
   long prompt_tokens = 0;
   long completion_tokens = 0;
-  bool reported = false;  // o provedor mandou "usage"? (alguns não mandam)
+  bool reported = false;   // o provedor mandou "usage" válido? (alguns não mandam)
+  bool estimated = false;  // quem chamou estimou os números; o transporte nunca estima
 
-  long total() const { return prompt_tokens + completion_tokens; }
+  // Somas saturam em LONG_MAX (ou LONG_MIN) em vez de estourar.
+  long total() const;
+  // reported e estimated ficam verdadeiros se algum dos dois lados era.
   Usage& operator+=(const Usage& other);
   bool operator==(const Usage&) const = default;
 };
@@ -75,7 +81,18 @@ struct ChatReply {
   Message message;            // sempre com role assistant
   std::string finish_reason;  // como veio; o loop não decide por ele
   Usage usage;
-  std::string reasoning;  // reasoning_content/reasoning, se o provedor mandou; nunca volta no histórico
+  // reasoning_content/reasoning, se o provedor mandou; nunca volta no histórico.
+  std::string reasoning;
+
+  // Fatos para a conta, preenchidos pelo OpenAiClient. Quando a chamada foi
+  // refeita (veja fallback), somam as duas tentativas, e usage também.
+  std::size_t request_bytes = 0;   // bytes dos corpos JSON enviados
+  std::size_t response_bytes = 0;  // bytes dos corpos recebidos
+  bool streamed = false;           // esta resposta chegou por streaming
+  // Vazio normalmente. Se o cliente mudou de caminho por causa do servidor
+  // (refez o pedido sem streaming, desligou o streaming da sessão), uma
+  // frase em português dizendo por quê, pronta para o trace.
+  std::string fallback;
 };
 
 // Mensagens e pedidos em JSON, exatamente como vão no corpo do POST.
@@ -83,6 +100,8 @@ nlohmann::json to_json(const Message& message);
 nlohmann::json to_json(const ToolSchema& tool);
 nlohmann::json to_json(const ChatRequest& request);
 std::string encode_request(const ChatRequest& request);
+// O mesmo pedido com "stream": true e "stream_options": {"include_usage": true}.
+std::string encode_stream_request(const ChatRequest& request);
 
 // Lê uma mensagem do JSON (usado pelo mock para gravar pedidos e pelo journal).
 Result<Message> message_from_json(const nlohmann::json& json);
@@ -91,5 +110,94 @@ Result<Message> message_from_json(const nlohmann::json& json);
 // Tolerante às variações listadas no topo; erro só quando não há como
 // extrair uma mensagem (corpo que não é JSON, sem "choices", etc.).
 Result<ChatReply> decode_reply(std::string_view body);
+
+// Um evento de um corpo text/event-stream (SSE).
+struct SseEvent {
+  std::string event;  // o campo "event:", vazio se não veio
+  std::string data;   // as linhas "data:" do evento, unidas por \n
+  std::string error;  // as linhas "error:", o jeito do llama.cpp mandar um erro
+  bool operator==(const SseEvent&) const = default;
+};
+
+// Separa um corpo text/event-stream em eventos. Os bytes podem chegar
+// partidos em qualquer lugar: no meio de um evento, de uma linha, entre o \r
+// e o \n. Fim de linha é \n, \r\n ou \r; uma linha em branco fecha o
+// evento; comentários (":") e campos que o chat não usa (id, retry) somem.
+class SseDecoder {
+ public:
+  // Os eventos que estes bytes completaram, em ordem.
+  std::vector<SseEvent> feed(std::string_view bytes);
+  // O corpo acabou: o evento em curso conta mesmo sem a linha em branco final.
+  std::vector<SseEvent> finish();
+
+ private:
+  void take_line(std::vector<SseEvent>& events);
+  void dispatch(std::vector<SseEvent>& events);
+
+  std::string line_;
+  SseEvent pending_;
+  bool has_data_ = false;
+  // O último pedaço terminou em \r: um \n no começo do próximo é o par dele.
+  bool after_cr_ = false;
+};
+
+// Por que uma resposta em streaming não virou ChatReply.
+struct StreamError {
+  enum class Kind {
+    cut,        // acabou antes do fim: sem "data: [DONE]" ou sem finish_reason
+    provider,   // o provedor mandou um erro no meio do streaming
+    malformed,  // um evento que não é JSON, ou não tem a forma de um pedaço
+  };
+  Kind kind = Kind::cut;
+  std::string message;  // em português; com a mensagem do provedor, quando há
+};
+
+// Junta uma resposta em streaming de /chat/completions (eventos
+// chat.completion.chunk) numa ChatReply igual à do caminho sem streaming:
+// texto e raciocínio em ordem; tool calls montadas pelo índice, com id, nome
+// e argumentos chegando em pedaços ou inteiros num delta só (um nome vazio
+// ou repetido num delta posterior não apaga nem duplica o que já veio; ids
+// ausentes viram "call_<i>"); o último finish_reason; o uso do pedaço final
+// (choices vazio). Erros: "data: {\"error\": ...}", "event: error" ou uma
+// linha "error:" viram StreamError::provider; o primeiro erro vence e o
+// resto do corpo é ignorado. Um servidor que ignorou "stream" e mandou um
+// JSON comum (o corpo começa com "{") é lido como resposta sem streaming
+// (veja plain_json()). Nada aqui lança por causa do que veio da rede.
+class StreamDecoder {
+ public:
+  // on_text recebe cada pedaço não vazio de texto assim que ele chega.
+  explicit StreamDecoder(std::function<void(std::string_view)> on_text = {});
+
+  void feed(std::string_view bytes);
+  // Chamar quando o corpo terminou sem erro de transporte.
+  Result<ChatReply, StreamError> finish();
+  bool plain_json() const { return mode_ == Mode::plain; }
+
+ private:
+  enum class Mode { unknown, sse, plain };
+  struct Slot {
+    long index = 0;
+    ToolCall call;
+  };
+
+  void take_bytes(std::string_view bytes);
+  void take(const SseEvent& event);
+  void take_chunk(const nlohmann::json& chunk);
+  void take_delta(const nlohmann::json& delta);
+  void take_tool_call(const nlohmann::json& entry);
+  void fail(StreamError::Kind kind, std::string message);
+
+  std::function<void(std::string_view)> on_text_;
+  Mode mode_ = Mode::unknown;
+  std::string plain_body_;
+  SseDecoder sse_;
+  ChatReply reply_;
+  std::string reasoning_content_;
+  std::string reasoning_;
+  std::vector<Slot> slots_;  // em ordem de chegada; ordenados pelo índice no fim
+  bool done_ = false;
+  bool failed_ = false;
+  StreamError error_;
+};
 
 }  // namespace hz
