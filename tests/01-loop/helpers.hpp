@@ -32,20 +32,6 @@ inline std::ostream& operator<<(std::ostream& out, Outcome outcome) {
   return out << to_string(outcome);
 }
 
-inline std::ostream& operator<<(std::ostream& out, ModelError::Kind kind) {
-  switch (kind) {
-    case ModelError::Kind::connection:
-      return out << "connection";
-    case ModelError::Kind::timeout:
-      return out << "timeout";
-    case ModelError::Kind::http:
-      return out << "http";
-    case ModelError::Kind::malformed:
-      return out << "malformed";
-  }
-  return out << "?";
-}
-
 }  // namespace hz
 
 namespace hz::test01 {

@@ -12,7 +12,7 @@
 #include "hz/chat_client.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "local_server.hpp"
-#include "wire_printers.hpp"
+#include "hz/testing/printing.hpp"
 
 using hz::ModelError;
 using hz::testing::LocalServer;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "hz/wire.hpp"
-#include "wire_printers.hpp"
+#include "hz/testing/printing.hpp"
 
 using hz::ChatReply;
 using hz::ChatRequest;

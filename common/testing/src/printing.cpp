@@ -23,7 +23,8 @@ std::ostream& operator<<(std::ostream& out, const Message& message) {
 std::ostream& operator<<(std::ostream& out, const Usage& usage) {
   return out << "Usage{prompt_tokens=" << usage.prompt_tokens
              << ", completion_tokens=" << usage.completion_tokens
-             << ", reported=" << (usage.reported ? "true" : "false") << "}";
+             << ", reported=" << (usage.reported ? "true" : "false")
+             << ", estimated=" << (usage.estimated ? "true" : "false") << "}";
 }
 
 std::ostream& operator<<(std::ostream& out, const std::vector<Message>& messages) {
@@ -36,6 +37,31 @@ std::ostream& operator<<(std::ostream& out, const std::vector<ToolCall>& calls) 
   out << "[";
   for (std::size_t i = 0; i < calls.size(); ++i) out << (i == 0 ? "" : ", ") << calls[i];
   return out << "]";
+}
+
+std::ostream& operator<<(std::ostream& out, const SseEvent& event) {
+  return out << "SseEvent{event=" << testing::quoted(event.event)
+             << ", data=" << testing::quoted(event.data) << ", error=" << testing::quoted(event.error)
+             << "}";
+}
+
+std::ostream& operator<<(std::ostream& out, const std::vector<SseEvent>& events) {
+  out << "[";
+  for (std::size_t i = 0; i < events.size(); ++i) out << (i == 0 ? "" : ", ") << events[i];
+  return out << "]";
+}
+
+std::ostream& operator<<(std::ostream& out, ModelError::Kind kind) {
+  switch (kind) {
+    case ModelError::Kind::connection: return out << "connection";
+    case ModelError::Kind::timeout: return out << "timeout";
+    case ModelError::Kind::http: return out << "http";
+    case ModelError::Kind::malformed: return out << "malformed";
+    case ModelError::Kind::idle: return out << "idle";
+    case ModelError::Kind::too_large: return out << "too_large";
+    case ModelError::Kind::aborted: return out << "aborted";
+  }
+  return out << "?";
 }
 
 }  // namespace hz

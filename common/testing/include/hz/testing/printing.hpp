@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hz/chat_client.hpp"
 #include "hz/wire.hpp"
 
 namespace hz {
@@ -22,6 +23,9 @@ std::ostream& operator<<(std::ostream& out, const Usage& usage);
 // Uma mensagem por linha, numerada: "[3] tool(c1) \"ok\"".
 std::ostream& operator<<(std::ostream& out, const std::vector<Message>& messages);
 std::ostream& operator<<(std::ostream& out, const std::vector<ToolCall>& calls);
+std::ostream& operator<<(std::ostream& out, const SseEvent& event);
+std::ostream& operator<<(std::ostream& out, const std::vector<SseEvent>& events);
+std::ostream& operator<<(std::ostream& out, ModelError::Kind kind);
 
 }  // namespace hz
 
