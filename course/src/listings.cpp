@@ -256,15 +256,27 @@ std::string map_listing_spec(const std::string& spec, ListingSource source) {
   return spec;
 }
 
+std::vector<fs::path> checked_documents(const fs::path& root) {
+  std::vector<fs::path> docs;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(root / "livro", ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".md") docs.push_back(e.path());
+  }
+  for (const fs::directory_entry& e : fs::directory_iterator(root / "etapas", ec)) {
+    if (e.is_directory() && fs::is_regular_file(e.path() / "README.md", ec)) {
+      docs.push_back(e.path() / "README.md");
+    }
+  }
+  for (const char* rel : {"README.md", "common/README.md", "mock-server/README.md"}) {
+    if (fs::is_regular_file(root / rel, ec)) docs.push_back(root / rel);
+  }
+  std::sort(docs.begin(), docs.end());
+  return docs;
+}
+
 ListingReport check_listings(const fs::path& root, bool update, ListingSource source) {
   ListingReport report;
-  const fs::path book = root / "livro";
-  std::vector<fs::path> chapters;
-  std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(book, ec)) {
-    if (e.is_regular_file() && e.path().extension() == ".md") chapters.push_back(e.path());
-  }
-  std::sort(chapters.begin(), chapters.end());
+  const std::vector<fs::path> chapters = checked_documents(root);
 
   static const std::regex kComment(R"(<!--\s*listing:\s*(\S+?)\s*-->)");
   for (const fs::path& chapter : chapters) {
@@ -350,7 +362,7 @@ ListingReport check_listings(const fs::path& root, bool update, ListingSource so
         }
         report.problems.push_back(where + ": a listagem " + spec + " não bate com o código");
         report.problems.push_back("--- " + spec + " (código)");
-        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (livro)");
+        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (documento)");
         for (std::string& d : unified_diff(expected.lines, actual)) {
           report.problems.push_back(std::move(d));
         }

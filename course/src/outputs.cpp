@@ -112,13 +112,11 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
   OutputReport report;
   std::vector<fs::path> chapters;
   std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(root / "livro", ec)) {
-    if (e.is_regular_file() && e.path().extension() == ".md" &&
-        (only.empty() || e.path().filename() == only)) {
-      chapters.push_back(e.path());
+  for (const fs::path& doc : checked_documents(root)) {
+    if (only.empty() || doc.filename() == only || display_path(root, doc) == only) {
+      chapters.push_back(doc);
     }
   }
-  std::sort(chapters.begin(), chapters.end());
   static const std::regex kMarker(R"(<!--\s*output(?:\s+lines=(\S+))?:\s*(.*?)\s*-->)");
 
   for (const fs::path& chapter : chapters) {
@@ -198,7 +196,7 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
         }
         report.problems.push_back(where + ": a saída de `" + command + "` mudou");
         report.problems.push_back("--- saída de agora");
-        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (livro)");
+        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (documento)");
         for (std::string& d : unified_diff(expected, actual)) report.problems.push_back(std::move(d));
       }
       for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];

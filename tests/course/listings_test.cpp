@@ -112,7 +112,7 @@ TEST_CASE("listings --check mostra o diff com arquivo e linha do capítulo") {
   CHECK(r.err ==
         "livro/01-loop.md:13: a listagem solutions/01-loop/greet.cpp#indented não bate com o código\n"
         "--- solutions/01-loop/greet.cpp#indented (código)\n"
-        "+++ livro/01-loop.md:15 (livro)\n"
+        "+++ livro/01-loop.md:15 (documento)\n"
         "@@ -1,2 +1,2 @@\n"
         " int a = 1;\n"
         "-  int b = 2;\n"
@@ -223,7 +223,7 @@ TEST_CASE("listings --update --from exercises mostra o stub e aponta o comentár
   CHECK(check.err ==
         "livro/01-loop.md:3: a listagem exercises/01-loop/greet.cpp#greet não bate com o código\n"
         "--- exercises/01-loop/greet.cpp#greet (código)\n"
-        "+++ livro/01-loop.md:5 (livro)\n"
+        "+++ livro/01-loop.md:5 (documento)\n"
         "@@ -1,5 +1,3 @@\n"
         " std::string greet(int n) {\n"
         "-  // TODO EXERCICIO 01-loop/greet: monte a saudação\n"

@@ -120,7 +120,7 @@ TEST_CASE("check_outputs mostra a saída que mudou como diff e --update reescrev
   CHECK(r.checked == 2);
   CHECK(r.problems ==
         std::vector<std::string>{"livro/01-a.md:3: a saída de `printf 'um\\ndois\\n'` mudou",
-                                 "--- saída de agora", "+++ livro/01-a.md:5 (livro)",
+                                 "--- saída de agora", "+++ livro/01-a.md:5 (documento)",
                                  "@@ -1,2 +1,2 @@", " um", "-dois", "+2"});
 
   const OutputReport u = check_outputs(t.root(), true);
@@ -128,6 +128,22 @@ TEST_CASE("check_outputs mostra a saída que mudou como diff e --update reescrev
   CHECK(u.updated == 1);
   CHECK(u.files_updated == std::vector<std::string>{"livro/01-a.md"});
   CHECK(t.read("livro/01-a.md") == kChapter);
+}
+
+TEST_CASE("check_outputs confere também os READMEs da raiz, das etapas, do common e do mock") {
+  Tree t;
+  const std::string block = "<!-- output: printf 'ok\\n' -->\n```\nvelho\n```\n";
+  for (const char* rel : {"README.md", "etapas/01-a/README.md", "common/README.md",
+                          "mock-server/README.md", "outra/README.md"}) {
+    t.write(rel, block);
+  }
+  const OutputReport r = check_outputs(t.root(), true);
+  CHECK(r.checked == 4);
+  CHECK(r.files_updated == std::vector<std::string>{"README.md", "common/README.md",
+                                                    "etapas/01-a/README.md",
+                                                    "mock-server/README.md"});
+  CHECK(t.read("README.md") == "<!-- output: printf 'ok\\n' -->\n```\nok\n```\n");
+  CHECK(t.read("outra/README.md") == block);
 }
 
 TEST_CASE("check_outputs --update mantém o CRLF do capítulo") {
@@ -194,7 +210,7 @@ TEST_CASE("outputs na linha de comando: --check, --update e --chapter") {
   CHECK(check.err ==
         "livro/01-a.md:3: a saída de `printf 'um\\ndois\\n'` mudou\n"
         "--- saída de agora\n"
-        "+++ livro/01-a.md:5 (livro)\n"
+        "+++ livro/01-a.md:5 (documento)\n"
         "@@ -1,2 +1,2 @@\n"
         " um\n"
         "-dois\n"

@@ -39,7 +39,11 @@ enum class ListingSource { solutions, exercises };
 // O caminho que a listagem `spec` lê com a fonte `source`.
 std::string map_listing_spec(const std::string& spec, ListingSource source);
 
-// Confere (ou, com `update`, reescreve) as listagens de root/livro/*.md.
+// Os documentos com listagens e saídas conferidas: livro/*.md, README.md,
+// etapas/*/README.md, common/README.md e mock-server/README.md, em ordem.
+std::vector<std::filesystem::path> checked_documents(const std::filesystem::path& root);
+
+// Confere (ou, com `update`, reescreve) as listagens dos documentos acima.
 ListingReport check_listings(const std::filesystem::path& root, bool update,
                              ListingSource source = ListingSource::solutions);
 
