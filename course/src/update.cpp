@@ -118,6 +118,8 @@ void append(std::vector<RegionMove>& to, const std::vector<RegionMove>& from) {
   to.insert(to.end(), from.begin(), from.end());
 }
 
+bool executable(fs::perms p) { return (p & fs::perms::owner_exec) != fs::perms::none; }
+
 struct Planned {
   std::string rel;
   std::string content;
@@ -198,13 +200,18 @@ class Updater {
     if (!content) return;
     const fs::path target = student_ / rel;
     std::error_code ec;
-    const fs::perms perms = fs::status(fresh_ / rel).permissions();
+    fs::perms perms = fs::status(fresh_ / rel).permissions();
     const bool exists = fs::is_regular_file(target, ec);
     // Uma referência liberada que não entrou é notícia mesmo sem o arquivo mudar.
     append(report_.released_kept, moves.released_kept);
     if (exists) {
+      // Como o git, só o bit de execução conta: o resto das permissões depende
+      // da umask de quem extraiu, e fica como está na cópia do aluno.
+      const fs::perms mine = fs::status(target).permissions();
+      const bool same_exec = executable(mine) == executable(perms);
+      if (same_exec) perms = mine;
       const std::optional<std::string> current = read_file(target);
-      if (current && *current == *content && fs::status(target).permissions() == perms) return;
+      if (current && *current == *content && same_exec) return;
     } else if (fs::exists(fs::symlink_status(target, ec))) {
       report_.errors.push_back(rel +
                                ": na sua cópia isto não é um arquivo comum (pasta ou link); "

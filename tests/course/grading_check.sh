@@ -140,7 +140,7 @@ check_update() {
   expect_contains "$tmp/u2.out" "Novos:"
   expect_contains "$tmp/u2.out" "  livro/novidades.md"
   expect_contains "$tmp/u2.out" "  livro/01-loop.md"
-  expect_contains "$tmp/u2.out" "  01-loop/tool-result  ($file)"
+  expect_contains "$tmp/u2.out" "1 arquivo novo, 1 mudou, 0 respostas suas levadas."
   expect_contains "$tmp/u2.out" "Nada foi commitado"
   expect_contains "$a/$file" 'return {"minha resposta", true};  // da aluna'
   cmp -s "$a/livro/01-loop.md" "$tmp/v2/livro/01-loop.md" || fail "o livro não foi atualizado"

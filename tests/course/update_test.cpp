@@ -248,3 +248,27 @@ TEST_CASE("release põe a referência das etapas liberadas em todas as pastas de
   CHECK(unknown.code == 2);
   CHECK(unknown.err == "hz-course: etapa desconhecida: 09-z\nveja: hz-course help\n");
 }
+
+TEST_CASE("update só olha o bit de execução nas permissões, como o git") {
+  Trees t;
+  using fs::perms;
+  // A umask de quem extraiu muda o resto das permissões: isso não é mudança.
+  fs::permissions(t.student.root() / "livro/01-a.md", perms::owner_read | perms::owner_write |
+                                                          perms::group_read | perms::group_write |
+                                                          perms::others_read);
+  fs::permissions(t.fresh.root() / "livro/01-a.md",
+                  perms::owner_read | perms::owner_write | perms::group_read | perms::others_read);
+  // Um arquivo que passa a ser executável muda.
+  fs::permissions(t.fresh.root() / "livro/02-b.md", perms::owner_exec, fs::perm_options::add);
+
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Mudaram:\n"
+        "  livro/02-b.md\n"
+        "0 arquivos novos, 1 mudou, 0 respostas suas levadas.\n");
+  CHECK((fs::status(t.student.root() / "livro/02-b.md").permissions() & perms::owner_exec) ==
+        perms::owner_exec);
+  CHECK((fs::status(t.student.root() / "livro/01-a.md").permissions() & perms::group_write) ==
+        perms::group_write);
+}
