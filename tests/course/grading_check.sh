@@ -134,6 +134,10 @@ check_update() {
   [[ ! -e "$a/livro/novidades.md" ]] || fail "update recusado escreveu arquivos"
   git -C "$a" checkout -q -- README.md
 
+  # Sem --from e com o modelo ainda não configurado no workflow, diz o que fazer.
+  if "$a/hz" update >"$tmp/nofrom.out" 2>&1; then fail "update sem --from e sem HZ_TEMPLATE_REPO deveria falhar"; fi
+  expect_contains "$tmp/nofrom.out" "não sei de onde vem a versão nova"
+
   local head
   head="$(git -C "$a" rev-parse HEAD)"
   "$a/hz" update --from "$tmp/v2" >"$tmp/u2.out" 2>&1 || fail "update da versão 2 falhou: $(cat "$tmp/u2.out")"
