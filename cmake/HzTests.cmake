@@ -54,6 +54,15 @@ function(hz_stage_tests stage)
   hz_warnings(${target})
   # Os testes de ponta a ponta rodam build/bin/hz-ETAPA.
   add_dependencies(${target} hz-${stage})
+  # Testes ocultos do professor: grading/tests/ETAPA/*.cpp existe só na cópia
+  # de correção dele (./hz export nunca leva grading/). Entram neste
+  # executável, com o rótulo da etapa, e contam na nota do ./hz grade.
+  file(GLOB hidden CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/grading/tests/${stage}/*.cpp)
+  if(hidden)
+    target_sources(${target} PRIVATE ${hidden})
+    list(LENGTH hidden count)
+    message(STATUS "Etapa ${stage}: ${count} arquivo(s) de testes ocultos em grading/tests/${stage}/")
+  endif()
   hz_discover_tests(${target} LABELS ${stage})
   set(core "")
   foreach(file IN LISTS arg_CORE)

@@ -1,5 +1,6 @@
 #include "hz/course/carry.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "hz/course/lines.hpp"
@@ -104,7 +105,11 @@ CarryReport carry_answers(const fs::path& root, const StagePlan& from_plan,
   return report;
 }
 
-CarryReport fill_reference(const fs::path& root, const StagePlan& plan) {
+namespace {
+
+// As regiões de exercises/<plan.stage> que `wanted` escolhe recebem a resposta de referência.
+template <class Wanted>
+CarryReport fill_regions(const fs::path& root, const StagePlan& plan, Wanted wanted) {
   CarryReport report;
   for (const PlannedFile& f : plan.files) {
     if (f.stubs.empty()) continue;
@@ -113,7 +118,7 @@ CarryReport fill_reference(const fs::path& root, const StagePlan& plan) {
     rewrite_regions(
         path, shown,
         [&](const Region& r, const std::string& current) {
-          if (r.stage == plan.stage) return current;
+          if (!wanted(r)) return current;
           const auto filled = f.filled.find(r.id);
           if (filled == f.filled.end()) return current;
           report.carried.push_back({r.id, shown});
@@ -122,6 +127,19 @@ CarryReport fill_reference(const fs::path& root, const StagePlan& plan) {
         report.errors);
   }
   return report;
+}
+
+}  // namespace
+
+CarryReport fill_reference(const fs::path& root, const StagePlan& plan) {
+  return fill_regions(root, plan, [&plan](const Region& r) { return r.stage != plan.stage; });
+}
+
+CarryReport release_reference(const fs::path& root, const StagePlan& plan,
+                              const std::vector<std::string>& stages) {
+  return fill_regions(root, plan, [&stages](const Region& r) {
+    return std::find(stages.begin(), stages.end(), r.stage) != stages.end();
+  });
 }
 
 }  // namespace hz::course

@@ -11,6 +11,7 @@
 #include "hz/course/carry.hpp"
 #include "hz/course/catalog.hpp"
 #include "hz/course/exercises.hpp"
+#include "hz/course/grades_csv.hpp"
 #include "hz/course/junit.hpp"
 #include "hz/course/lines.hpp"
 #include "hz/course/listings.hpp"
@@ -19,6 +20,7 @@
 #include "hz/course/stage_diff.hpp"
 #include "hz/course/stub_verdict.hpp"
 #include "hz/course/trace_html.hpp"
+#include "hz/course/update.hpp"
 
 namespace fs = std::filesystem;
 
@@ -58,13 +60,22 @@ constexpr const char* kUsage =
     "      exercises/NN que ainda são o stub gerado\n"
     "  fill --root CÓPIA --reference CURSO --stage NN-nome\n"
     "      na correção: as regiões das etapas anteriores recebem a resposta de referência\n"
+    "  release --root CÓPIA --reference CURSO --stages NN-nome[,NN-nome...]\n"
+    "      na cópia dos alunos (./hz export --release): as regiões dessas etapas recebem a\n"
+    "      resposta de referência, em todas as pastas de exercises/ em que aparecem\n"
+    "  update --root CÓPIA --from VERSÃO-NOVA [--take-released]\n"
+    "      traz a versão nova do curso para a cópia de um aluno: todo arquivo é trocado, menos\n"
+    "      o código do aluno nas regiões de exercises/, levado pela região de mesmo id; com\n"
+    "      --take-released, a referência liberada substitui também o que o aluno escreveu\n"
     "  stages --root DIR [--check | --update] [--tree solutions|exercises]\n"
     "      confere que cada etapa só difere da anterior nos arquivos de etapas/stages.txt\n"
     "      e que livro/diffs/NN.diff é o diff de verdade (com --update, reescreve os diffs)\n"
     "  outputs --root DIR [--check | --update] [--chapter ARQUIVO.md]\n"
     "      roda os comandos dos blocos <!-- output: ... --> do livro e confere a saída\n"
-    "  grade --junit ARQUIVO --stage NN-nome\n"
-    "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam\n"
+    "  grade (--junit ARQUIVO | --not-built) --stage NN-nome [--csv ARQUIVO --student NOME]\n"
+    "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam;\n"
+    "      --not-built: o código não compilou (0 testes); --csv acrescenta a linha\n"
+    "      \"aluno,etapa,passando,total,nota\" ao arquivo (com o cabeçalho, se ele é novo)\n"
     "  trace-html ARQUIVO.jsonl [--out ARQUIVO.html|-] [--title TÍTULO]\n"
     "      o trace de uma etapa (--trace) numa página HTML autocontida (padrão: ARQUIVO.html)\n"
     "  help\n"
@@ -668,23 +679,162 @@ int cmd_outputs(const std::vector<std::string>& args, std::ostream& out, std::os
 // A nota de uma etapa na correção (./hz grade). Nenhum teste rodando é
 // reprovação: um build que não registrou testes não pode passar calado.
 int cmd_grade(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--junit", "--stage"}, {});
+  const Options o =
+      parse_options(args, {"--junit", "--stage", "--csv", "--student"}, {"--not-built"});
   if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--junit")) return usage_error(err, "falta --junit ARQUIVO");
+  const bool not_built = o.flags.count("--not-built") > 0;
+  if (!not_built && !o.values.count("--junit")) return usage_error(err, "falta --junit ARQUIVO");
+  if (not_built && o.values.count("--junit")) {
+    return usage_error(err, "use --junit ou --not-built, não os dois");
+  }
   if (!o.values.count("--stage")) return usage_error(err, "falta --stage NN-nome");
-  const std::string junit_path = o.values.at("--junit");
+  if (o.values.count("--csv") != o.values.count("--student")) {
+    return usage_error(err, "--csv e --student andam juntos (a linha do CSV leva o nome do aluno)");
+  }
   const std::string& stage = o.values.at("--stage");
-  const std::optional<std::string> xml = read_file(junit_path);
-  if (!xml) return usage_error(err, "não consegui ler o relatório JUnit " + junit_path);
-  const JunitReport report = parse_junit(*xml);
-  if (!report.error.empty()) return usage_error(err, junit_path + ": " + report.error);
-  const Score s = score(report);
-  out << score_line(stage, s) << "\n";
+  Score s;
+  if (!not_built) {
+    const std::string junit_path = o.values.at("--junit");
+    const std::optional<std::string> xml = read_file(junit_path);
+    if (!xml) return usage_error(err, "não consegui ler o relatório JUnit " + junit_path);
+    const JunitReport report = parse_junit(*xml);
+    if (!report.error.empty()) return usage_error(err, junit_path + ": " + report.error);
+    s = score(report);
+    out << score_line(stage, s) << "\n";
+  } else {
+    out << stage << ": o código não compila (0 testes passando)\n";
+  }
+  if (o.values.count("--csv")) {
+    const std::string line = grades_line(o.values.at("--student"), stage, s);
+    if (!append_grade(o.values.at("--csv"), line)) {
+      err << "hz-course: não consegui escrever em " << o.values.at("--csv") << "\n";
+      return 1;
+    }
+    out << "CSV: " << line << "\n";
+  }
+  if (not_built) return 1;
   if (s.total == 0) {
     err << stage << ": nenhum teste rodou (o rótulo " << stage << " não tem testes?)\n";
     return 1;
   }
   return s.passed == s.total ? 0 : 1;
+}
+
+// Uma lista "a,b,c" (sem itens vazios).
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// A referência de etapas cujo prazo passou, na cópia dos alunos (./hz export --release).
+int cmd_release(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--reference", "--stages"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--root") || !o.values.count("--reference") || !o.values.count("--stages")) {
+    return usage_error(err, "uso: release --root CÓPIA --reference CURSO --stages NN-nome[,...]");
+  }
+  const fs::path root = o.values.at("--root");
+  const fs::path reference = o.values.at("--reference");
+  if (!fs::is_directory(reference / "solutions")) {
+    return usage_error(err, "a referência " + reference.generic_string() + " não tem solutions/");
+  }
+  const Course course = load_course(reference);
+  if (!course.errors.empty()) {
+    for (const std::string& e : course.errors) err << e << "\n";
+    return 2;
+  }
+  const std::vector<std::string> released = split_list(o.values.at("--stages"));
+  if (released.empty()) return usage_error(err, "--stages vazio: diga quais etapas liberar");
+  for (const std::string& stage : released) {
+    if (course.stages.find(stage) == nullptr)
+      return usage_error(err, "etapa desconhecida: " + stage);
+  }
+  CarryReport total;
+  for (const std::string& stage : stages_with_solutions(reference, course.stages)) {
+    std::error_code ec;
+    if (!fs::is_directory(root / "exercises" / stage, ec)) continue;
+    StagePlan plan;
+    if (int code = plan_for(reference, course, stage, plan, err)) return code;
+    const CarryReport report = release_reference(root, plan, released);
+    total.carried.insert(total.carried.end(), report.carried.begin(), report.carried.end());
+    total.errors.insert(total.errors.end(), report.errors.begin(), report.errors.end());
+  }
+  for (const std::string& e : total.errors) err << e << "\n";
+  print_moves(out, "Com a resposta de referência:", total.carried);
+  out << total.carried.size()
+      << (total.carried.size() == 1 ? " região liberada" : " regiões liberadas") << " (";
+  for (std::size_t i = 0; i < released.size(); ++i) out << (i ? ", " : "") << released[i];
+  out << ").\n";
+  return total.errors.empty() ? 0 : 1;
+}
+
+// A versão nova do curso na cópia de um aluno (./hz update).
+int cmd_update(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--from"}, {"--take-released"});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--root") || !o.values.count("--from")) {
+    return usage_error(err, "uso: update --root CÓPIA --from VERSÃO-NOVA [--take-released]");
+  }
+  const fs::path root = o.values.at("--root");
+  const fs::path fresh = o.values.at("--from");
+  if (!fs::is_directory(fresh))
+    return usage_error(err, "a versão nova " + fresh.generic_string() + " não é uma pasta");
+  if (fs::exists(fresh / "solutions")) {
+    return usage_error(err,
+                       "a versão nova tem solutions/: é o curso completo, não o "
+                       "repositório-modelo dos alunos (o professor o escreve com ./hz export)");
+  }
+  UpdateOptions options;
+  options.take_released = o.flags.count("--take-released") > 0;
+  const UpdateReport r = update_course(root, fresh, options);
+  if (!r.errors.empty()) {
+    for (const std::string& e : r.errors) err << e << "\n";
+    err << "hz-course: nada foi atualizado\n";
+    return 1;
+  }
+  const auto list = [&out](const char* title, const std::vector<std::string>& paths) {
+    if (paths.empty()) return;
+    out << title << "\n";
+    for (const std::string& p : paths) out << "  " << p << "\n";
+  };
+  list("Novos:", r.added);
+  list("Mudaram:", r.changed);
+  print_moves(out, "Suas respostas, levadas para o arquivo novo:", r.carried);
+  print_moves(out, "Referências liberadas pelo professor (estavam como stub):", r.released);
+  print_moves(out,
+              "Referências liberadas que não entraram, porque você já tinha escrito a sua (para "
+              "trocar pela referência: ./hz update --take-released):",
+              r.released_kept);
+  print_moves(out, "Trocadas pela referência liberada (a sua resposta continua no último commit):",
+              r.released_replaced);
+  if (!r.orphaned.empty()) {
+    out << "Regiões suas que a versão nova não tem mais (renomeadas ou removidas); o seu código "
+           "continua no último commit:\n";
+    for (const RegionMove& m : r.orphaned) {
+      out << "  " << m.id << "  (git show HEAD:" << m.file << ")\n";
+    }
+  }
+  list(
+      "Fontes de exercises/ que também mudaram fora das regiões de exercício (confira com git "
+      "diff):",
+      r.outside);
+  list("Só na sua cópia (ficaram como estão):", r.kept);
+  if (r.added.empty() && r.changed.empty()) {
+    out << "Nada a atualizar: a sua cópia já está nesta versão.\n";
+  } else {
+    out << plural(static_cast<int>(r.added.size()), "arquivo novo", "arquivos novos") << ", "
+        << plural(static_cast<int>(r.changed.size()), "mudou", "mudaram") << ", "
+        << plural(static_cast<int>(r.carried.size()), "resposta sua levada",
+                  "respostas suas levadas")
+        << ".\n";
+  }
+  return 0;
 }
 
 }  // namespace
@@ -708,6 +858,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "stages") return cmd_stages(args, out, err);
     if (command == "outputs") return cmd_outputs(args, out, err);
     if (command == "grade") return cmd_grade(args, out, err);
+    if (command == "release") return cmd_release(args, out, err);
+    if (command == "update") return cmd_update(args, out, err);
     if (command == "trace-html") return trace_html_command(args, out, err);
   } catch (const fs::filesystem_error& e) {
     // Disco cheio, permissão negada: erro de ambiente, não de uso.

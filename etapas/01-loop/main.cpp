@@ -20,6 +20,7 @@
 #include "context.hpp"
 #include "hz/cli.hpp"
 #include "hz/stage/console.hpp"
+#include "hz/stage/context_guard.hpp"
 #include "hz/stage/flags.hpp"
 #include "hz/stage/session.hpp"
 #include "hz/terminal.hpp"
@@ -90,11 +91,13 @@ int run(int argc, char** argv) {
                           static_cast<std::size_t>(max_tool_output));
   const hz::LoopConfig config{session->model_name, flags.max_turns};
   std::vector<hz::Message> history = hz::start_conversation(system_prompt);
+  // O loop fala com o modelo através do aviso de janela de contexto cheia.
+  const auto model = hz::stage::guard_context(flags, *session, std::cerr);
 
   bool answer_lost = false;
   auto one_turn = [&](const std::string& text) {
     hz::add_user_message(history, text);
-    hz::TurnResult result = hz::run_turn(history, config, *session->client, tools, **trace);
+    hz::TurnResult result = hz::run_turn(history, config, *model, tools, **trace);
     if (!result.final_text.empty() && !hz::stage::write_answer(std::cout, result.final_text)) {
       answer_lost = true;
     }

@@ -297,6 +297,44 @@ TEST_CASE("--system-prompt troca o prompt de sistema") {
   CHECK(bodies[0]["messages"] == sent);
 }
 
+namespace {
+
+std::size_t count_of(const std::string& text, const std::string& piece) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("--context-window avisa uma vez só quando um pedido chega perto da janela") {
+  // Os pedidos da segunda-feira vão de ~800 a ~1600 tokens (bytes / 4): com uma
+  // janela de 1000, do segundo em diante todos passam de 80%.
+  const auto result = run_stage({"--context-window", "1000"});
+  hz::testing::throw_if_stubbed(result);
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK_FALSE(result.out.empty());
+  CHECK(count_of(result.err, "⚠ janela de contexto: este pedido tem cerca de ") == 1);
+  CHECK(contains(result.err, "% da janela do modelo (1000 tokens).\n"));
+  CHECK(contains(result.err, "OLLAMA_CONTEXT_LENGTH=32768 ollama serve"));
+  // O aviso sai antes da resposta que estourou, e o turno segue até o fim.
+  CHECK(result.err.find("⚠ janela de contexto") < result.err.find("■ desfecho: success"));
+}
+
+TEST_CASE("sem --context-window, com o mock, não há aviso de janela de contexto") {
+  const auto result = run_stage({});
+  hz::testing::throw_if_stubbed(result);
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK_FALSE(contains(result.err, "janela de contexto"));
+  const auto huge = run_stage({"--context-window", "1000000"});
+  CHECK(huge.exit_code == 0);
+  CHECK_FALSE(contains(huge.err, "janela de contexto"));
+}
+
 TEST_CASE("erro do provedor encerra com código 1 e mensagem clara") {
   ScriptedModel model(R"({"name": "caiu", "steps": [
     {"error": {"status": 500, "message": "o servidor caiu"}}
@@ -322,6 +360,7 @@ TEST_CASE("entradas ruins saem com código 2 e mensagem clara") {
       {{"--max-turns", "0"}, "--max-turns precisa ser pelo menos 1"},
       {{"--max-turns", "-3"}, "--max-turns precisa ser pelo menos 1"},
       {{"--max-tool-output", "10"}, "--max-tool-output precisa ser pelo menos 64"},
+      {{"--context-window", "-1"}, "--context-window precisa ser 0 ou mais"},
       {{"--max-turns", "muitos"}, "max-turns"},
       {{"--flag-que-nao-existe"}, "flag-que-nao-existe"},
       {{"--system-prompt", (dir / "nao-existe.txt").string()}, "--system-prompt"},
@@ -348,9 +387,9 @@ TEST_CASE("entradas ruins saem com código 2 e mensagem clara") {
 TEST_CASE("--help mostra as flags e sai com 0") {
   const auto result = run_stage({"--help"});
   CHECK(result.exit_code == 0);
-  for (const char* flag :
-       {"--scenario", "--base-url", "--model", "--api-key", "--prompt", "--max-turns",
-        "--workspace", "--trace", "--yes", "--system-prompt", "--max-tool-output"}) {
+  for (const char* flag : {"--scenario", "--base-url", "--model", "--api-key", "--prompt",
+                           "--max-turns", "--workspace", "--trace", "--yes", "--system-prompt",
+                           "--max-tool-output", "--context-window"}) {
     CAPTURE(flag);
     CHECK(contains(result.out, flag));
   }

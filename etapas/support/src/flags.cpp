@@ -33,6 +33,10 @@ void add_common_flags(FlagParser& parser, CommonFlags& flags) {
   parser.add_bool("yes", &flags.yes, "não pergunta antes de ferramentas que escrevem ou executam");
   parser.add_string("system-prompt", &flags.system_prompt,
                     "troca o prompt de sistema padrão pelo conteúdo deste arquivo", "ARQUIVO");
+  parser.add_int("context-window", &flags.context_window,
+                 "a janela de contexto do modelo, em tokens: avisa quando um pedido chega perto "
+                 "(padrão: a que o Ollama informa; sem ela, nenhum aviso)",
+                 "TOKENS");
 }
 
 Result<std::string> read_text_file(const std::string& path) {

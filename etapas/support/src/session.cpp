@@ -59,6 +59,7 @@ std::vector<std::string> Session::mock_failures() const {
 
 Result<Session, SetupError> open_session(const CommonFlags& flags,
                                          std::string_view default_scenario) {
+  if (flags.context_window < 0) return usage("--context-window precisa ser 0 ou mais");
   Session session;
   std::string base_url = flags.base_url;
   if (base_url.empty() && flags.scenario.empty()) base_url = from_env("OPENAI_BASE_URL");

@@ -9,7 +9,8 @@
 // exercises/02-brakes que ainda são o stub gerado; uma região que o capítulo 2
 // reescreve tem id novo e não é levada. `fill` faz o contrário na correção:
 // põe nas regiões das etapas anteriores a resposta de referência, para que a
-// nota de uma etapa dependa só das regiões dela.
+// nota de uma etapa dependa só das regiões dela. `release` põe a resposta de
+// referência das etapas escolhidas na cópia dos alunos.
 
 #include <filesystem>
 #include <string>
@@ -40,5 +41,13 @@ CarryReport carry_answers(const std::filesystem::path& root, const StagePlan& fr
 // resposta de referência (plan.answers, calculado de solutions/). Devolve as
 // regiões trocadas.
 CarryReport fill_reference(const std::filesystem::path& root, const StagePlan& plan);
+
+// Em root/exercises/<plan.stage>, troca cada região das etapas em `stages`
+// pela resposta de referência: o professor libera a resposta de uma etapa
+// depois do prazo (./hz export --release), e quem travou ali segue adiante.
+// Vale para todas as pastas de exercises/ em que a região aparece. Devolve
+// as regiões trocadas.
+CarryReport release_reference(const std::filesystem::path& root, const StagePlan& plan,
+                              const std::vector<std::string>& stages);
 
 }  // namespace hz::course

@@ -20,6 +20,7 @@ struct CommonFlags {
   std::string trace;          // --trace ARQUIVO (JSONL)
   bool yes = false;           // --yes: não pergunta antes de escrever ou executar
   std::string system_prompt;  // --system-prompt ARQUIVO
+  int context_window = 0;     // --context-window: tokens; 0, desconhecida (veja context_guard.hpp)
 };
 
 // Registra as flags acima em parser. Os textos de ajuda mostram os padrões

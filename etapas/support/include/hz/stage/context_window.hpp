@@ -1,0 +1,53 @@
+// A janela de contexto de um modelo: quantos tokens um pedido pode ter.
+//
+// A API compatível com OpenAI não diz isso. Alguns servidores dizem por
+// outros caminhos, e é deles que isto lê:
+// - Ollama: GET /api/ps traz o context_length que o servidor alocou para cada
+//   modelo carregado (a janela que vale); POST /api/show traz o num_ctx do
+//   Modelfile, se houver, e o máximo do modelo (<arquitetura>.context_length);
+// - vLLM: GET /v1/models traz max_model_len em cada modelo; outros servidores
+//   usam context_length, context_window ou loaded_context_length.
+// Nada aqui lança por causa do que veio da rede: o que não dá para ler é 0
+// (desconhecido).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "hz/http.hpp"
+
+namespace hz::stage {
+
+struct ContextWindow {
+  long tokens = 0;     // a janela que vale nos pedidos; 0: desconhecida
+  long model_max = 0;  // o máximo que o modelo aceitaria; 0: desconhecido
+  std::string source;  // de onde veio, para mostrar ("Ollama, /api/ps")
+};
+
+// Verdadeiro se a URL base parece de um Ollama: porta 11434 ou "ollama" no host.
+bool looks_like_ollama(std::string_view base_url);
+
+// A raiz do servidor: a URL base sem a barra final e sem o "/v1" do fim
+// (as APIs nativas do Ollama moram em /api, não em /v1/api).
+std::string server_root(std::string_view base_url);
+
+// O context_length do modelo carregado, lido do corpo de GET /api/ps; 0 se o
+// modelo não está carregado ou o corpo não dá para ler. "qwen3" casa com
+// "qwen3:latest", como no Ollama.
+long context_from_ollama_ps(std::string_view body, std::string_view model);
+
+// Lido do corpo de POST /api/show: tokens é o num_ctx de "parameters" (0 sem
+// ele: vale o padrão do servidor, que /api/show não informa); model_max é o
+// <arquitetura>.context_length de "model_info".
+ContextWindow context_from_ollama_show(std::string_view body);
+
+// A janela que GET /models anuncia para o modelo (max_model_len,
+// loaded_context_length, context_length ou context_window); 0 sem nenhum.
+long context_from_models(std::string_view body, std::string_view model);
+
+// Pergunta a um Ollama: primeiro /api/ps (a janela que vale, se o modelo já
+// está carregado), depois /api/show. Não confere se a URL parece de um
+// Ollama: quem chama decide (looks_like_ollama).
+ContextWindow ask_ollama(HttpClient& http, std::string_view base_url, std::string_view model);
+
+}  // namespace hz::stage

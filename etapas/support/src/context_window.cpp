@@ -1,0 +1,143 @@
+#include "hz/stage/context_window.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+namespace hz::stage {
+namespace {
+
+using nlohmann::json;
+
+// Contagens plausíveis: um número inteiro positivo até 10^9 (nada de 1e300
+// nem de "32k" vindo de um servidor estranho).
+long plausible(const json& value) {
+  if (!value.is_number_integer() && !value.is_number_unsigned()) return 0;
+  const long long n = value.get<long long>();
+  return n > 0 && n <= 1000000000LL ? static_cast<long>(n) : 0;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// "http://user@host:port/caminho" -> "host:port".
+std::string authority(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme != std::string_view::npos) url.remove_prefix(scheme + 3);
+  url = url.substr(0, url.find_first_of("/?#"));
+  const std::size_t at = url.rfind('@');
+  if (at != std::string_view::npos) url.remove_prefix(at + 1);
+  return std::string(url);
+}
+
+bool same_model(std::string_view listed, std::string_view wanted) {
+  if (listed == wanted) return true;
+  // O Ollama completa um nome sem etiqueta com ":latest".
+  return wanted.find(':') == std::string_view::npos && listed.size() == wanted.size() + 7 &&
+         listed.substr(0, wanted.size()) == wanted && listed.substr(wanted.size()) == ":latest";
+}
+
+json parse(std::string_view body) { return json::parse(body, nullptr, false); }
+
+}  // namespace
+
+bool looks_like_ollama(std::string_view base_url) {
+  const std::string host_port = lower(authority(base_url));
+  const std::size_t colon = host_port.rfind(':');
+  const bool port_11434 = colon != std::string::npos && host_port.substr(colon + 1) == "11434";
+  return port_11434 || host_port.find("ollama") != std::string::npos;
+}
+
+std::string server_root(std::string_view base_url) {
+  std::string root(base_url);
+  while (!root.empty() && root.back() == '/') root.pop_back();
+  if (root.size() >= 3 && root.compare(root.size() - 3, 3, "/v1") == 0)
+    root.resize(root.size() - 3);
+  return root;
+}
+
+long context_from_ollama_ps(std::string_view body, std::string_view model) {
+  const json doc = parse(body);
+  if (!doc.is_object() || !doc.contains("models") || !doc.at("models").is_array()) return 0;
+  for (const json& entry : doc.at("models")) {
+    if (!entry.is_object()) continue;
+    for (const char* key : {"name", "model"}) {
+      if (entry.contains(key) && entry.at(key).is_string() &&
+          same_model(entry.at(key).get<std::string>(), model)) {
+        return entry.contains("context_length") ? plausible(entry.at("context_length")) : 0;
+      }
+    }
+  }
+  return 0;
+}
+
+ContextWindow context_from_ollama_show(std::string_view body) {
+  ContextWindow window;
+  const json doc = parse(body);
+  if (!doc.is_object()) return window;
+  if (doc.contains("parameters") && doc.at("parameters").is_string()) {
+    const std::string parameters = doc.at("parameters").get<std::string>();
+    std::smatch m;
+    static const std::regex num_ctx(R"re((^|\n)[ \t]*num_ctx[ \t]+([0-9]{1,9})[ \t]*(\r?\n|$))re");
+    if (std::regex_search(parameters, m, num_ctx)) window.tokens = std::stol(m[2].str());
+  }
+  if (doc.contains("model_info") && doc.at("model_info").is_object()) {
+    for (const auto& item : doc.at("model_info").items()) {
+      const std::string& key = item.key();
+      const std::string suffix = ".context_length";
+      if (key.size() > suffix.size() &&
+          key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        window.model_max = plausible(item.value());
+        break;
+      }
+    }
+  }
+  return window;
+}
+
+long context_from_models(std::string_view body, std::string_view model) {
+  const json doc = parse(body);
+  if (!doc.is_object() || !doc.contains("data") || !doc.at("data").is_array()) return 0;
+  for (const json& entry : doc.at("data")) {
+    if (!entry.is_object() || !entry.contains("id") || !entry.at("id").is_string() ||
+        !same_model(entry.at("id").get<std::string>(), model)) {
+      continue;
+    }
+    // Na ordem do mais ao menos confiável: o que está carregado vale mais que o máximo.
+    for (const char* key :
+         {"max_model_len", "loaded_context_length", "context_length", "context_window"}) {
+      if (entry.contains(key)) {
+        if (long n = plausible(entry.at(key))) return n;
+      }
+    }
+  }
+  return 0;
+}
+
+ContextWindow ask_ollama(HttpClient& http, std::string_view base_url, std::string_view model) {
+  const std::string root = server_root(base_url);
+  ContextWindow window;
+  if (auto ps = http.get(root + "/api/ps"); ps && ps->status == 200) {
+    window.tokens = context_from_ollama_ps(ps->body, model);
+    if (window.tokens > 0) window.source = "Ollama, /api/ps";
+  }
+  const json ask = {{"model", std::string(model)}};
+  if (auto show = http.post(root + "/api/show", ask.dump(), {"Content-Type: application/json"});
+      show && show->status == 200) {
+    const ContextWindow shown = context_from_ollama_show(show->body);
+    window.model_max = shown.model_max;
+    if (window.tokens == 0 && shown.tokens > 0) {
+      window.tokens = shown.tokens;
+      window.source = "Ollama, num_ctx em /api/show";
+    }
+  }
+  return window;
+}
+
+}  // namespace hz::stage

@@ -1,0 +1,274 @@
+// hz-course update e release: a cópia de um aluno recebe uma versão nova do
+// curso sem perder o que ele escreveu, e o professor libera a referência de
+// uma etapa. Cada teste monta duas árvores pequenas (a cópia do aluno e a
+// versão nova), as duas sem solutions/, como o ./hz export as escreve.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "fixture.hpp"
+
+using hz::course::test::replaced;
+using hz::course::test::run_course;
+using hz::course::test::Tree;
+namespace fs = std::filesystem;
+namespace small = hz::course::test::small;
+
+namespace {
+
+// O curso pequeno completo, com exercises/ gerado.
+void write_generated(const Tree& t) {
+  small::write_course(t);
+  const auto r = run_course({"exercises", "--root", t.path()});
+  REQUIRE(r.code == 0);
+}
+
+// A cópia dos alunos: o curso sem solutions/.
+void export_to(const Tree& course, const Tree& dest) {
+  fs::copy(course.root(), dest.root(),
+           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  dest.remove("solutions");
+}
+
+const std::string kTriploAnswer =
+    "  // TODO EXERCICIO 02-b/triplo: devolva o triplo de a\n"
+    "  return 3 * a;  // do aluno\n"
+    "  // FIM-EXERCICIO\n";
+
+// Três árvores: o curso (com solutions/), a cópia do aluno e a versão nova.
+struct Trees {
+  Tree course;
+  Tree student;
+  Tree fresh;
+  Trees() {
+    write_generated(course);
+    export_to(course, student);
+    export_to(course, fresh);
+  }
+  hz::course::test::Run update(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"update", "--root", student.path(), "--from", fresh.path()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_course(args);
+  }
+};
+
+const std::string kSoma01Answered =
+    replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer);
+
+}  // namespace
+
+TEST_CASE("update troca os arquivos do curso e leva as respostas do aluno pela região") {
+  Trees t;
+  t.student.write("exercises/01-a/soma.cpp", kSoma01Answered);
+  t.student.write("exercises/02-b/soma.cpp",
+                  replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer));
+  // A versão nova mexe no livro, num fonte fora das regiões e acrescenta um arquivo.
+  const std::string soma01_new = "// versão 2 do curso\n" + small::kSomaExercise01;
+  t.fresh.write("exercises/01-a/soma.cpp", soma01_new);
+  t.fresh.write("livro/01-a.md", "# A etapa 01-a, revista\n\n## Exercício 1 — A soma\n");
+  t.fresh.write("livro/glossario.md", "# Glossário\n");
+
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Novos:\n"
+        "  livro/glossario.md\n"
+        "Mudaram:\n"
+        "  exercises/01-a/soma.cpp\n"
+        "  livro/01-a.md\n"
+        "Suas respostas, levadas para o arquivo novo:\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "Fontes de exercises/ que também mudaram fora das regiões de exercício (confira com git "
+        "diff):\n"
+        "  exercises/01-a/soma.cpp\n"
+        "1 arquivo novo, 2 mudaram, 1 resposta sua levada.\n");
+  CHECK(r.code == 0);
+  CHECK(t.student.read("exercises/01-a/soma.cpp") ==
+        replaced(soma01_new, small::kSomaStub, small::kSomaAnswer));
+  CHECK(t.student.read("livro/01-a.md") == t.fresh.read("livro/01-a.md"));
+  CHECK(t.student.read("livro/glossario.md") == "# Glossário\n");
+  // Um arquivo que a versão nova não muda não é reescrito nem listado; a resposta fica.
+  CHECK(t.student.read("exercises/02-b/soma.cpp") ==
+        replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer));
+
+  // De novo: nada a fazer.
+  const auto again = t.update();
+  CHECK(again.out == "Nada a atualizar: a sua cópia já está nesta versão.\n");
+  CHECK(again.code == 0);
+}
+
+TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de arquivo") {
+  Trees t;
+  t.student.write("exercises/02-b/soma.cpp",
+                  replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer));
+  // Na versão nova, 02-b/triplo mora em dobro.cpp.
+  t.fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
+  t.fresh.write("exercises/02-b/dobro.cpp", t.fresh.read("exercises/02-b/dobro.cpp") +
+                                                "\nint triplo(int a) {\n" + small::kTriploStub +
+                                                "}\n");
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Mudaram:\n"
+        "  exercises/02-b/dobro.cpp\n"
+        "  exercises/02-b/soma.cpp\n"
+        "Suas respostas, levadas para o arquivo novo:\n"
+        "  02-b/triplo  (exercises/02-b/dobro.cpp)\n"
+        "Fontes de exercises/ que também mudaram fora das regiões de exercício (confira com git "
+        "diff):\n"
+        "  exercises/02-b/dobro.cpp\n"
+        "  exercises/02-b/soma.cpp\n"
+        "0 arquivos novos, 2 mudaram, 1 resposta sua levada.\n");
+  CHECK(t.student.read("exercises/02-b/dobro.cpp").find(kTriploAnswer) != std::string::npos);
+  CHECK(t.student.read("exercises/02-b/soma.cpp") == small::kSomaExercise01);
+}
+
+TEST_CASE("update relata a região que a versão nova renomeou e guarda os arquivos do aluno") {
+  Trees t;
+  t.student.write("exercises/01-a/soma.cpp", kSoma01Answered);
+  t.student.write("exercises/01-a/notas.txt", "minhas notas\n");
+  t.student.write("meu-rascunho.md", "rascunho\n");
+  // A versão nova troca o id da região (o capítulo a reescreveu).
+  const std::string renamed_stub =
+      "  // TODO EXERCICIO 01-a/adicao: devolva a soma de a e b\n"
+      "  throw hz::NotImplemented(\"01-a/adicao\", \"livro/01-a.md, \\\"Exercício 1 — A "
+      "soma\\\"\");\n"
+      "  // FIM-EXERCICIO\n";
+  t.fresh.write("exercises/01-a/soma.cpp",
+                replaced(small::kSomaExercise01, small::kSomaStub, renamed_stub));
+  t.fresh.write("exercises/02-b/soma.cpp",
+                replaced(small::kSomaExercise02, small::kSomaStub, renamed_stub));
+  t.fresh.write("exercises/01-a/hints.md",
+                "# Dicas da etapa 01-a\n\n" +
+                    hz::course::test::hint_entry("01-a/adicao", "Exercício 1 — A soma"));
+
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Mudaram:\n"
+        "  exercises/01-a/hints.md\n"
+        "  exercises/01-a/soma.cpp\n"
+        "  exercises/02-b/soma.cpp\n"
+        "Regiões suas que a versão nova não tem mais (renomeadas ou removidas); o seu código "
+        "continua no último commit:\n"
+        "  01-a/soma  (git show HEAD:exercises/01-a/soma.cpp)\n"
+        "Só na sua cópia (ficaram como estão):\n"
+        "  exercises/01-a/notas.txt\n"
+        "  meu-rascunho.md\n"
+        "0 arquivos novos, 3 mudaram, 0 respostas suas levadas.\n");
+  CHECK(r.code == 0);
+  CHECK(t.student.read("exercises/01-a/notas.txt") == "minhas notas\n");
+  CHECK(t.student.read("meu-rascunho.md") == "rascunho\n");
+}
+
+TEST_CASE("a referência liberada entra onde era stub e não apaga a resposta do aluno") {
+  Trees t;
+  const auto released = run_course(
+      {"release", "--root", t.fresh.path(), "--reference", t.course.path(), "--stages", "01-a"});
+  REQUIRE(released.code == 0);
+  t.student.write("exercises/01-a/soma.cpp", kSoma01Answered);
+
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Mudaram:\n"
+        "  exercises/02-b/soma.cpp\n"
+        "Referências liberadas pelo professor (estavam como stub):\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "Referências liberadas que não entraram, porque você já tinha escrito a sua (para trocar "
+        "pela referência: ./hz update --take-released):\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "0 arquivos novos, 1 mudou, 0 respostas suas levadas.\n");
+  CHECK(t.student.read("exercises/01-a/soma.cpp") == kSoma01Answered);
+  CHECK(t.student.read("exercises/02-b/soma.cpp") == t.fresh.read("exercises/02-b/soma.cpp"));
+
+  const auto taken = t.update({"--take-released"});
+  CHECK(taken.out ==
+        "Mudaram:\n"
+        "  exercises/01-a/soma.cpp\n"
+        "Trocadas pela referência liberada (a sua resposta continua no último commit):\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "0 arquivos novos, 1 mudou, 0 respostas suas levadas.\n");
+  CHECK(t.student.read("exercises/01-a/soma.cpp") == t.fresh.read("exercises/01-a/soma.cpp"));
+}
+
+TEST_CASE("update com marcadores quebrados na cópia do aluno não escreve nada") {
+  Trees t;
+  const std::string broken = replaced(kSoma01Answered, "  // FIM-EXERCICIO\n", "");
+  t.student.write("exercises/01-a/soma.cpp", broken);
+  t.fresh.write("livro/01-a.md", "mudou\n");
+  const auto r = t.update();
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "exercises/01-a/soma.cpp:6: região de exercício sem // FIM-EXERCICIO (conserte os "
+        "marcadores na sua cópia e rode de novo)\n"
+        "hz-course: nada foi atualizado\n");
+  CHECK(r.code == 1);
+  CHECK(t.student.read("exercises/01-a/soma.cpp") == broken);
+  CHECK(t.student.read("livro/01-a.md") == t.course.read("livro/01-a.md"));
+}
+
+TEST_CASE("update recusa o curso completo como versão nova e uma origem que não existe") {
+  Trees t;
+  const auto full = run_course({"update", "--root", t.student.path(), "--from", t.course.path()});
+  CHECK(full.code == 2);
+  CHECK(full.err ==
+        "hz-course: a versão nova tem solutions/: é o curso completo, não o repositório-modelo "
+        "dos alunos (o professor o escreve com ./hz export)\nveja: hz-course help\n");
+  const auto missing =
+      run_course({"update", "--root", t.student.path(), "--from", t.fresh.path("nada")});
+  CHECK(missing.code == 2);
+  CHECK(run_course({"update", "--root", t.student.path()}).code == 2);
+}
+
+TEST_CASE("release põe a referência das etapas liberadas em todas as pastas de exercises/") {
+  Tree course;
+  write_generated(course);
+  const auto r = run_course(
+      {"release", "--root", course.path(), "--reference", course.path(), "--stages", "01-a"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Com a resposta de referência:\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+        "2 regiões liberadas (01-a).\n");
+  CHECK(r.code == 0);
+  const std::string filled =
+      "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+      "  return a + b;\n"
+      "  // FIM-EXERCICIO\n";
+  CHECK(course.read("exercises/01-a/soma.cpp") ==
+        replaced(small::kSomaExercise01, small::kSomaStub, filled));
+  // O exercício da etapa 02-b continua stub.
+  CHECK(course.read("exercises/02-b/soma.cpp") ==
+        replaced(small::kSomaExercise02, small::kSomaStub, filled));
+
+  const auto unknown = run_course(
+      {"release", "--root", course.path(), "--reference", course.path(), "--stages", "01-a,09-z"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err == "hz-course: etapa desconhecida: 09-z\nveja: hz-course help\n");
+}
+
+TEST_CASE("update só olha o bit de execução nas permissões, como o git") {
+  Trees t;
+  using fs::perms;
+  // A umask de quem extraiu muda o resto das permissões: isso não é mudança.
+  fs::permissions(t.student.root() / "livro/01-a.md", perms::owner_read | perms::owner_write |
+                                                          perms::group_read | perms::group_write |
+                                                          perms::others_read);
+  fs::permissions(t.fresh.root() / "livro/01-a.md",
+                  perms::owner_read | perms::owner_write | perms::group_read | perms::others_read);
+  // Um arquivo que passa a ser executável muda.
+  fs::permissions(t.fresh.root() / "livro/02-b.md", perms::owner_exec, fs::perm_options::add);
+
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Mudaram:\n"
+        "  livro/02-b.md\n"
+        "0 arquivos novos, 1 mudou, 0 respostas suas levadas.\n");
+  CHECK((fs::status(t.student.root() / "livro/02-b.md").permissions() & perms::owner_exec) ==
+        perms::owner_exec);
+  CHECK((fs::status(t.student.root() / "livro/01-a.md").permissions() & perms::group_write) ==
+        perms::group_write);
+}
