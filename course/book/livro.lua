@@ -58,12 +58,20 @@ local function prefix_identifier(el, current)
   return nil
 end
 
+-- Quantas vezes cada âncora de listagem já apareceu: o mesmo trecho pode ser
+-- mostrado duas vezes (o stub no exercício, a resposta depois), e o mesmo nome
+-- de região existe no .hpp e no .cpp.
+local listing_ids = {}
+
 local function listing_caption(text, current)
   local spec = text:match("^%s*<!%-%-%s*listing:%s*(%S+)%s*%-%->%s*$")
   if not spec then return nil end
   local path, region = split_fragment(spec)
   local content = { pandoc.Str("Listagem:"), pandoc.Space(), pandoc.Code(path) }
-  local id = current .. "--listagem-" .. (region or path:gsub("[^%w]+", "-"))
+  local base = current .. "--listagem-" .. spec:gsub("[^%w]+", "-")
+  listing_ids[base] = (listing_ids[base] or 0) + 1
+  local id = base
+  if listing_ids[base] > 1 then id = base .. "-" .. listing_ids[base] end
   if region then
     content[#content + 1] = pandoc.Str(",")
     content[#content + 1] = pandoc.Space()
