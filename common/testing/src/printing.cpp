@@ -107,3 +107,16 @@ std::string first_difference(const std::vector<Message>& actual,
 }
 
 }  // namespace hz::testing
+
+namespace doctest {
+
+String StringMaker<std::vector<std::string>>::convert(const std::vector<std::string>& texts) {
+  std::string out = "{" + std::to_string(texts.size()) + (texts.size() == 1 ? " texto" : " textos");
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    out += "\n  [" + std::to_string(i) + "] " + hz::testing::quoted(texts[i]);
+  }
+  out += "\n}";
+  return String(out.c_str());
+}
+
+}  // namespace doctest

@@ -6,6 +6,8 @@
 // quebras de linha e controles escapados, para que um espaço a mais apareça.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -40,3 +42,14 @@ std::string first_difference(const std::vector<Message>& actual,
                              const std::vector<Message>& expected);
 
 }  // namespace hz::testing
+
+namespace doctest {
+
+// std::vector<std::string> mora em std, onde não se pode pôr um operator<<:
+// o doctest deixa especializar o StringMaker. Um texto por linha, entre aspas.
+template <>
+struct StringMaker<std::vector<std::string>> {
+  static String convert(const std::vector<std::string>& texts);
+};
+
+}  // namespace doctest
