@@ -58,7 +58,8 @@ std::vector<std::string> Session::mock_failures() const {
 }
 
 Result<Session, SetupError> open_session(const CommonFlags& flags,
-                                         std::string_view default_scenario) {
+                                         std::string_view default_scenario,
+                                         const HttpOptions& http) {
   Session session;
   std::string base_url = flags.base_url;
   if (base_url.empty() && flags.scenario.empty()) base_url = from_env("OPENAI_BASE_URL");
@@ -86,6 +87,7 @@ Result<Session, SetupError> open_session(const CommonFlags& flags,
   }
 
   EndpointConfig endpoint;
+  endpoint.http = http;
   if (session.scripted) {
     session.model_name = flags.model.empty() ? scenario->model : flags.model;
     session.mock = std::make_unique<mock::MockServer>(*scenario);
