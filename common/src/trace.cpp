@@ -126,7 +126,8 @@ std::string render_model_error(const json& event) {
   std::string line = "✗ modelo: " + text(event, "message");
   if (flag(event, "billed")) {
     line += " · cobrada";
-    if (const double cost = real(event, "cost_usd"); cost > 0) line += " " + usd(cost) + " (estimado)";
+    if (const double cost = real(event, "cost_usd"); cost > 0)
+      line += " " + usd(cost) + " (estimado)";
   }
   return line;
 }

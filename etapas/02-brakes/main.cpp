@@ -245,9 +245,10 @@ int run(int argc, char** argv) {
                              hz::Tint::dim, color);
     }
     if (chat && result.outcome == hz::Outcome::cancelled) {
-      std::cerr << hz::paint("  turno interrompido; a conversa continua (Ctrl-C no prompt, ou "
-                             "Ctrl-D, sai)\n",
-                             hz::Tint::dim, color);
+      std::cerr << hz::paint(
+          "  turno interrompido; a conversa continua (Ctrl-C no prompt, ou "
+          "Ctrl-D, sai)\n",
+          hz::Tint::dim, color);
     }
     return hz::exit_code(result.outcome);
   };

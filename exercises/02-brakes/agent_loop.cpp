@@ -89,6 +89,21 @@ void report_retry(Trace& trace, int turn, int next_attempt, std::chrono::millise
               {"reason", error.message}});
 }
 
+// Espera antes da nova tentativa, no relógio da configuração, e avisa no
+// trace. Uma espera que passaria do prazo do turno nem é anunciada: dorme só
+// até o prazo, e a próxima pergunta aos freios responde timeout.
+void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnState& state,
+                   Trace& trace, int turn, int next_attempt, std::chrono::milliseconds delay,
+                   const ModelError& error) {
+  const std::optional<std::chrono::milliseconds> left = brakes.time_left(state);
+  if (left && *left <= delay) {
+    clock_of(config).sleep_for(*left);
+    return;
+  }
+  report_retry(trace, turn, next_attempt, delay, error);
+  clock_of(config).sleep_for(delay);
+}
+
 // Por que uma ferramenta não rodou, para o modelo ler na próxima chamada.
 std::string stop_reason(Outcome outcome) {
   switch (outcome) {
@@ -105,8 +120,8 @@ std::string stop_reason(Outcome outcome) {
 
 // Toda tool call que já está no histórico precisa da sua mensagem tool: sem
 // ela, o provedor recusa o próximo pedido da conversa.
-void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& calls,
-                std::size_t from, Outcome outcome, Trace& trace, int turn) {
+void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& calls, std::size_t from,
+                Outcome outcome, Trace& trace, int turn) {
   for (std::size_t i = from; i < calls.size(); ++i) {
     history.push_back(Message::tool(
         calls[i].id, "cancelado: " + stop_reason(outcome) + " antes de esta ferramenta rodar"));
@@ -191,8 +206,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
                      ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
-  return call_model(history, config, model, tools, trace, turn,
-                    call_options(config, std::nullopt));
+  return call_model(history, config, model, tools, trace, turn, call_options(config, std::nullopt));
 }
 // end-listing: call-model
 

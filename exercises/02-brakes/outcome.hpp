@@ -71,10 +71,10 @@ constexpr int exit_code(Outcome outcome) {
 // O que um turno devolve a quem o chamou.
 struct TurnResult {
   Outcome outcome = Outcome::max_turns;
-  std::string final_text;  // success: a última resposta, sem <think>; nos outros: vazio
-  int model_calls = 0;     // passos do turno em que o modelo foi chamado (sem contar retries)
-  Usage usage;             // tokens somados de todas as tentativas cobradas do turno
-  double cost_usd = 0.0;   // cost_micros / 1e6, só para mostrar
+  std::string final_text;        // success: a última resposta, sem <think>; nos outros: vazio
+  int model_calls = 0;           // passos em que o modelo foi chamado (sem contar retries)
+  Usage usage;                   // tokens somados de todas as tentativas cobradas do turno
+  double cost_usd = 0.0;         // cost_micros / 1e6, só para mostrar
   std::int64_t cost_micros = 0;  // o custo do turno em micro-dólares (veja money.hpp)
   bool cost_estimated = false;   // alguma parte do custo veio de uma estimativa por bytes
   int retries = 0;               // novas tentativas feitas depois de falhas do provedor

@@ -17,10 +17,10 @@ namespace hz {
 
 // listing: retry-policy
 struct RetryPolicy {
-  int max_retries = 0;                                  // 0: nenhuma nova tentativa (etapa 01)
-  std::chrono::milliseconds initial_delay{500};         // a espera antes da 1ª nova tentativa
-  std::chrono::milliseconds max_delay{8000};            // o teto do backoff exponencial
-  std::chrono::milliseconds max_retry_after{60000};     // Retry-After acima disso é ignorado
+  int max_retries = 0;                               // 0: nenhuma nova tentativa (etapa 01)
+  std::chrono::milliseconds initial_delay{500};      // a espera antes da 1ª nova tentativa
+  std::chrono::milliseconds max_delay{8000};         // o teto do backoff exponencial
+  std::chrono::milliseconds max_retry_after{60000};  // Retry-After acima disso é ignorado
 };
 
 // O padrão dos SDKs oficiais (o hz-02-brakes usa; --max-retries muda).

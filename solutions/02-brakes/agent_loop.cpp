@@ -88,6 +88,21 @@ void report_retry(Trace& trace, int turn, int next_attempt, std::chrono::millise
               {"reason", error.message}});
 }
 
+// Espera antes da nova tentativa, no relógio da configuração, e avisa no
+// trace. Uma espera que passaria do prazo do turno nem é anunciada: dorme só
+// até o prazo, e a próxima pergunta aos freios responde timeout.
+void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnState& state,
+                   Trace& trace, int turn, int next_attempt, std::chrono::milliseconds delay,
+                   const ModelError& error) {
+  const std::optional<std::chrono::milliseconds> left = brakes.time_left(state);
+  if (left && *left <= delay) {
+    clock_of(config).sleep_for(*left);
+    return;
+  }
+  report_retry(trace, turn, next_attempt, delay, error);
+  clock_of(config).sleep_for(delay);
+}
+
 // Por que uma ferramenta não rodou, para o modelo ler na próxima chamada.
 std::string stop_reason(Outcome outcome) {
   switch (outcome) {
@@ -104,8 +119,8 @@ std::string stop_reason(Outcome outcome) {
 
 // Toda tool call que já está no histórico precisa da sua mensagem tool: sem
 // ela, o provedor recusa o próximo pedido da conversa.
-void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& calls,
-                std::size_t from, Outcome outcome, Trace& trace, int turn) {
+void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& calls, std::size_t from,
+                Outcome outcome, Trace& trace, int turn) {
   for (std::size_t i = from; i < calls.size(); ++i) {
     history.push_back(Message::tool(
         calls[i].id, "cancelado: " + stop_reason(outcome) + " antes de esta ferramenta rodar"));
@@ -210,8 +225,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
                      ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
-  return call_model(history, config, model, tools, trace, turn,
-                    call_options(config, std::nullopt));
+  return call_model(history, config, model, tools, trace, turn, call_options(config, std::nullopt));
 }
 // end-listing: call-model
 
@@ -224,6 +238,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
   for (int attempt = 1;; ++attempt) {
     if (const std::optional<Outcome> stop = brakes.abort_check(state)) return *stop;
     state.model_calls = turn;
+    if (attempt > 1) ++state.retries;  // só conta a nova tentativa que sai de verdade
     try {
       ChatReply reply = call_model(history, config, model, tools, trace, turn,
                                    call_options(config, brakes.time_left(state)));
@@ -233,8 +248,9 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
       const ModelError& error = failure.error();
       // O provedor cobra quando aceita o pedido, mesmo que a resposta não sirva.
       const Micros cost =
-          error.billed ? bill(state, config, estimate_usage(error.request_bytes, error.response_bytes))
-                       : 0;
+          error.billed
+              ? bill(state, config, estimate_usage(error.request_bytes, error.response_bytes))
+              : 0;
       report_failure(trace, turn, attempt, error, cost);
       state.error = error.message;
       if (const std::optional<Outcome> stop = brakes.abort_check(state)) return *stop;
@@ -243,9 +259,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
       }
       const std::chrono::milliseconds delay =
           backoff_delay(attempt - 1, error.retry_after_seconds, config.retry, draw(config));
-      report_retry(trace, turn, attempt + 1, delay, error);
-      ++state.retries;
-      clock_of(config).sleep_for(std::min(delay, brakes.time_left(state).value_or(delay)));
+      wait_to_retry(config, brakes, state, trace, turn, attempt + 1, delay, error);
     }
   }
   // FIM-EXERCICIO

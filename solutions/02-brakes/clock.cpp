@@ -18,8 +18,7 @@ void SystemClock::sleep_for(std::chrono::milliseconds delay) {
   while (!wake_->load()) {
     const time_point at = now();
     if (at >= end) return;
-    std::this_thread::sleep_for(
-        std::min<std::chrono::steady_clock::duration>(end - at, kSlice));
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(end - at, kSlice));
   }
 }
 

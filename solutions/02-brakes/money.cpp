@@ -100,8 +100,7 @@ Result<Micros> read_price(const nlohmann::json& entry, const std::string& model,
 }  // namespace
 
 Result<PriceTable> parse_price_table(std::string_view json_text) {
-  const nlohmann::json root =
-      nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json root = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (!root.is_object()) return Error{"a tabela de preços não é um objeto JSON válido"};
   for (const auto& [key, value] : root.items()) {
     if (key != "comment" && key != "models") return Error{"campo desconhecido \"" + key + "\""};

@@ -45,8 +45,8 @@ std::optional<Decision> Brakes::budget_note() {
 
 std::optional<std::chrono::milliseconds> Brakes::time_left(const TurnState& state) const {
   if (turn_deadline_.count() <= 0) return std::nullopt;
-  const auto left = std::chrono::ceil<std::chrono::milliseconds>(state.started + turn_deadline_ -
-                                                                  clock_.now());
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(state.started + turn_deadline_ - clock_.now());
   return std::max(left, std::chrono::milliseconds(0));
 }
 

@@ -31,9 +31,9 @@ struct TurnState {
   Usage usage;                // tokens de todas as tentativas cobradas
   Micros cost_micros = 0;     // o custo delas
   bool cost_estimated = false;
-  std::vector<ToolCall> last_calls;    // as tool calls do último passo
-  std::vector<Message> last_results;   // as mensagens tool que as responderam, na ordem
-  std::string error;                   // a mensagem da última falha do provedor
+  std::vector<ToolCall> last_calls;   // as tool calls do último passo
+  std::vector<Message> last_results;  // as mensagens tool que as responderam, na ordem
+  std::string error;                  // a mensagem da última falha do provedor
 };
 // end-listing: turn-state
 
@@ -42,7 +42,7 @@ struct TurnState {
 struct Decision {
   enum class Kind { proceed, proceed_with_note, stop };
   Kind kind = Kind::proceed;
-  std::string note;                   // proceed_with_note: o texto para o modelo
+  std::string note;                    // proceed_with_note: o texto para o modelo
   Outcome outcome = Outcome::success;  // stop: o rótulo
 
   static Decision proceed() { return {}; }

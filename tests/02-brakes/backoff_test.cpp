@@ -41,7 +41,7 @@ TEST_CASE("o jitter só tira, até 25 por cento") {
 
 TEST_CASE("um Retry-After razoável vale como veio, sem jitter") {
   CHECK(shown(backoff_delay(0, 2.0, kSdk, 0.5)) == "2000 ms");
-  CHECK(shown(backoff_delay(3, 0.25, kSdk, 0.9)) == "250 ms");   // de retry-after-ms: 250
+  CHECK(shown(backoff_delay(3, 0.25, kSdk, 0.9)) == "250 ms");    // de retry-after-ms: 250
   CHECK(shown(backoff_delay(0, 60.0, kSdk, 0.0)) == "60000 ms");  // o teto ainda vale
   CHECK(shown(backoff_delay(0, 1.5, kSdk, 0.0)) == "1500 ms");
 }

@@ -36,10 +36,10 @@ TEST_CASE("call_cost cobra entrada e saída, cada uma pelo seu preço por milhã
 
 TEST_CASE("call_cost arredonda para cima, nunca para baixo") {
   const Prices mini = prices("0.15", "0.60");
-  CHECK(usd(hz::call_cost(tokens(1, 0), mini)) == usd(1));     // 0,15 micro-dólar
-  CHECK(usd(hz::call_cost(tokens(7, 0), mini)) == usd(2));     // 1,05
-  CHECK(usd(hz::call_cost(tokens(20, 0), mini)) == usd(3));    // 3,00: exato, sem +1
-  CHECK(usd(hz::call_cost(tokens(0, 3), mini)) == usd(2));     // 1,80
+  CHECK(usd(hz::call_cost(tokens(1, 0), mini)) == usd(1));   // 0,15 micro-dólar
+  CHECK(usd(hz::call_cost(tokens(7, 0), mini)) == usd(2));   // 1,05
+  CHECK(usd(hz::call_cost(tokens(20, 0), mini)) == usd(3));  // 3,00: exato, sem +1
+  CHECK(usd(hz::call_cost(tokens(0, 3), mini)) == usd(2));   // 1,80
 }
 
 TEST_CASE("call_cost arredonda a soma das duas partes, não cada parte") {
@@ -53,8 +53,7 @@ TEST_CASE("call_cost não estoura com muitos tokens e o maior preço") {
   // 10^12 tokens × 10^12 micro-dólares por milhão passaria de 2^63 se
   // multiplicado antes de dividir.
   const Prices top{hz::kMaxPricePerMillion, hz::kMaxPricePerMillion - 1, true};
-  CHECK(usd(hz::call_cost(tokens(1'000'000'000'000, 0), top)) ==
-        usd(1'000'000'000'000'000'000));
+  CHECK(usd(hz::call_cost(tokens(1'000'000'000'000, 0), top)) == usd(1'000'000'000'000'000'000));
   CHECK(usd(hz::call_cost(tokens(1'000'000'000'000, 1'000'000'000'000), top)) ==
         usd(1'999'999'999'999'000'000));
 }

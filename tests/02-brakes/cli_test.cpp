@@ -49,9 +49,8 @@ ProcessResult interrupt_when(const std::vector<std::string>& args, const std::st
   for (const std::string& arg : args) command += " '" + arg + "'";
   const std::string err = (dir / "err.txt").string();
   const std::string in = dir.write("in.txt", input).string();
-  const std::string script = command + " <'" + in + "' >'" + (dir / "out.txt").string() +
-                             "' 2>'" + err + "' & pid=$!\n" +
-                             "i=0; until grep -q '" + marker + "' '" + err +
+  const std::string script = command + " <'" + in + "' >'" + (dir / "out.txt").string() + "' 2>'" +
+                             err + "' & pid=$!\n" + "i=0; until grep -q '" + marker + "' '" + err +
                              "'; do sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n"
                              "kill -INT $pid; wait $pid; code=$?\n"
                              "cat '" +
@@ -67,8 +66,9 @@ TEST_CASE("o demo de segunda-feira continua consertando o teste, agora com strea
   CAPTURE(result.err);
   CHECK(result.exit_code == 0);
   CHECK(contains(result.out, "Pronto: o test_login passa."));
-  CHECK(contains(result.err, "limites: 20 chamadas por turno · sem orçamento · preço "
-                             "desconhecido · 2 novas tentativas · streaming"));
+  CHECK(contains(result.err,
+                 "limites: 20 chamadas por turno · sem orçamento · preço "
+                 "desconhecido · 2 novas tentativas · streaming"));
   CHECK(last_line(result.err) ==
         "■ desfecho: success · 5 chamadas ao modelo · 3277 tokens · custo desconhecido");
 }
@@ -80,8 +80,9 @@ TEST_CASE("o laço caro para em budget com código 4 e o gasto exato") {
   CAPTURE(result.err);
   CHECK(result.exit_code == 4);
   CHECK(result.out.empty());
-  CHECK(contains(result.err, "■ desfecho: budget · 4 chamadas ao modelo · 49200 tokens · "
-                             "US$ 0.1056\n"));
+  CHECK(contains(result.err,
+                 "■ desfecho: budget · 4 chamadas ao modelo · 49200 tokens · "
+                 "US$ 0.1056\n"));
   CHECK(contains(result.err, "orçamento da conversa: US$ 0.1056 de US$ 0.09 gastos"));
   CHECK(contains(result.err, "⚑ nota ao modelo: [nota do harness: restam US$ 0.0108"));
   CHECK(contains(result.err, "⊘ run_shell não rodou (budget)"));
@@ -92,8 +93,9 @@ TEST_CASE("429 com retry-after-ms: espera o que o servidor pediu e responde") {
   hz::testing::throw_if_stubbed(result);
   CAPTURE(result.err);
   CHECK(result.exit_code == 0);
-  CHECK(contains(result.err, "✗ modelo: o provedor respondeu HTTP 429: Rate limit reached for "
-                             "requests\n↻ tentativa 2 em 400 ms\n"));
+  CHECK(contains(result.err,
+                 "✗ modelo: o provedor respondeu HTTP 429: Rate limit reached for "
+                 "requests\n↻ tentativa 2 em 400 ms\n"));
   CHECK(contains(result.err, "· 1 nova tentativa"));
   CHECK(contains(result.out, "Um harness é o programa em volta do modelo"));
 }
@@ -141,9 +143,9 @@ TEST_CASE("--no-stream pede as respostas inteiras; sem ele, por streaming") {
 TEST_CASE("um modelo sem preço com --budget-usd ganha um aviso de que o teto não vale") {
   const TempDir dir;
   ScriptedModel model(R"({"name": "s", "steps": [{"content": "oi"}]})");
-  const auto result = run_stage({"--base-url", model.base_url(), "--model", "modelo-sem-preco",
-                                 "--workspace", dir.path().string(), "--prompt", "oi",
-                                 "--budget-usd", "1"});
+  const auto result =
+      run_stage({"--base-url", model.base_url(), "--model", "modelo-sem-preco", "--workspace",
+                 dir.path().string(), "--prompt", "oi", "--budget-usd", "1"});
   hz::testing::throw_if_stubbed(result);
   CHECK(result.exit_code == 0);
   CHECK(contains(result.err,
@@ -182,9 +184,9 @@ TEST_CASE("no chat, o turno interrompido não encerra a conversa") {
     {"expect": {"message_count": 5, "tool_call_id": "s", "last_contains": "segunda"},
      "content": "respondi a segunda"}
   ]})");
-  const auto result = interrupt_when({"--base-url", model.base_url(), "--model", "m",
-                                      "--workspace", dir.path().string(), "--yes"},
-                                     "⚙ run_shell", "primeira\nsegunda\n", dir);
+  const auto result = interrupt_when(
+      {"--base-url", model.base_url(), "--model", "m", "--workspace", dir.path().string(), "--yes"},
+      "⚙ run_shell", "primeira\nsegunda\n", dir);
   CAPTURE(result.out);
   CAPTURE(result.err);
   CHECK(contains(result.out, "■ desfecho: cancelled"));
@@ -228,9 +230,9 @@ TEST_CASE("entradas ruins dos freios saem com código 2 e mensagem clara") {
 TEST_CASE("--help mostra as flags dos freios e sai com 0") {
   const auto result = run_stage({"--help"});
   CHECK(result.exit_code == 0);
-  for (const char* flag : {"--budget-usd", "--price-input", "--price-output", "--timeout",
-                           "--turn-timeout", "--connect-timeout", "--idle-timeout",
-                           "--max-retries", "--no-stream"}) {
+  for (const char* flag :
+       {"--budget-usd", "--price-input", "--price-output", "--timeout", "--turn-timeout",
+        "--connect-timeout", "--idle-timeout", "--max-retries", "--no-stream"}) {
     CAPTURE(flag);
     CHECK(contains(result.out, flag));
   }

@@ -125,8 +125,9 @@ TEST_CASE("o laço caro para em budget com o gasto exato, no máximo uma chamada
   // A 4ª resposta pediu echo, mas o dinheiro acabou antes: a tool call tem a
   // sua mensagem e a ferramenta não rodou.
   REQUIRE(rig.history.size() == 2 + 4 * 2);
-  CHECK(rig.history.back() == Message::tool("c", "cancelado: o orçamento da conversa acabou "
-                                                 "antes de esta ferramenta rodar"));
+  CHECK(rig.history.back() == Message::tool("c",
+                                            "cancelado: o orçamento da conversa acabou "
+                                            "antes de esta ferramenta rodar"));
   CHECK(turn_end_difference(rig.events(), {{"event", "turn_end"},
                                            {"outcome", "budget"},
                                            {"turns", 4},
@@ -240,9 +241,8 @@ TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próx
   const std::vector<Message> expected{
       Message::system("regras"),
       Message::user("faça quatro coisas"),
-      Message::assistant(
-          "", {echo("a", "um"), ToolCall{"b", "ctrl_c", "{}"}, echo("c", "três"),
-               echo("d", "quatro")}),
+      Message::assistant("", {echo("a", "um"), ToolCall{"b", "ctrl_c", "{}"}, echo("c", "três"),
+                              echo("d", "quatro")}),
       Message::tool("a", "um"),
       Message::tool("b", "apertei"),
       Message::tool("c", skipped),

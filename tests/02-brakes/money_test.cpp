@@ -29,6 +29,7 @@ std::string read_source(const char* relative) {
 
 }  // namespace
 
+// listing: float-drift
 TEST_CASE("somar 0.1 dez vezes em double não dá 1; em micro-dólares dá") {
   double dollars = 0.0;
   Micros micros = 0;
@@ -36,9 +37,10 @@ TEST_CASE("somar 0.1 dez vezes em double não dá 1; em micro-dólares dá") {
     dollars += 0.1;
     micros += hz::parse_usd("0.1").value();
   }
-  CHECK(dollars != 1.0);
+  CHECK(dollars != 1.0);  // 0.9999999999999999
   CHECK(micros == 1'000'000);
 }
+// end-listing: float-drift
 
 TEST_CASE("parse_usd lê dólares exatos, até o micro-dólar") {
   CHECK(parsed("2.50") == "2500000");
@@ -54,12 +56,15 @@ TEST_CASE("parse_usd recusa o que não é um valor em dólares, dizendo por quê
   CHECK(parsed("2,50") ==
         "Error: \"2,50\" não é um valor em dólares: use ponto para separar os centavos, como em "
         "2.50");
-  CHECK(parsed("") == "Error: \"\" não é um valor em dólares: use só dígitos e um ponto, como em "
-                      "2.50");
-  CHECK(parsed("-1") == "Error: \"-1\" não é um valor em dólares: use só dígitos e um ponto, "
-                        "como em 2.50");
-  CHECK(parsed("1e3") == "Error: \"1e3\" não é um valor em dólares: use só dígitos e um ponto, "
-                         "como em 2.50");
+  CHECK(parsed("") ==
+        "Error: \"\" não é um valor em dólares: use só dígitos e um ponto, como em "
+        "2.50");
+  CHECK(parsed("-1") ==
+        "Error: \"-1\" não é um valor em dólares: use só dígitos e um ponto, "
+        "como em 2.50");
+  CHECK(parsed("1e3") ==
+        "Error: \"1e3\" não é um valor em dólares: use só dígitos e um ponto, "
+        "como em 2.50");
   CHECK(parsed("0.0000001") ==
         "Error: \"0.0000001\" não é um valor em dólares: no máximo 6 casas decimais (um "
         "micro-dólar)");

@@ -66,8 +66,7 @@ std::string shown(const hz::Result<hz::ChatReply, Outcome>& result) {
 }
 
 // O corpo que o mock manda no fault "malformed" sem streaming.
-constexpr std::string_view kMalformedBody =
-    "<html><body><h1>502 Bad Gateway</h1></body></html>\n";
+constexpr std::string_view kMalformedBody = "<html><body><h1>502 Bad Gateway</h1></body></html>\n";
 
 }  // namespace
 
@@ -212,6 +211,7 @@ TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativ
   CHECK(shown(rig.call()) == "desfecho: cancelled");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "500 ms");
+  CHECK(rig.state.retries == 0);
 }
 
 TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com timeout") {
@@ -220,6 +220,7 @@ TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com 
   CHECK(shown(rig.call()) == "desfecho: timeout");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "300 ms");
+  CHECK(rig.state.retries == 0);  // a nova tentativa foi marcada, mas não saiu
 }
 
 TEST_CASE("um freio já puxado não deixa nem a primeira tentativa sair") {

@@ -134,8 +134,9 @@ TEST_CASE("render_human escreve as falhas, as novas tentativas e as notas da eta
         "↻ tentativa 2 em 437 ms");
   CHECK(hz::render_human({{"event", "stream_fallback"}, {"reason", "sem uso"}}) ==
         "⚠ streaming: sem uso");
-  CHECK(hz::render_human({{"event", "tool_skipped"}, {"name", "run_shell"}, {"outcome", "budget"}}) ==
-        "  ⊘ run_shell não rodou (budget)");
+  CHECK(
+      hz::render_human({{"event", "tool_skipped"}, {"name", "run_shell"}, {"outcome", "budget"}}) ==
+      "  ⊘ run_shell não rodou (budget)");
   CHECK(hz::render_human({{"event", "note"}, {"text", "[nota: conclua]"}}) ==
         "  ⚑ nota ao modelo: [nota: conclua]");
 }
@@ -199,14 +200,13 @@ TEST_CASE("paint envolve em ANSI só quando pedido") {
 }
 
 TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal") {
-  CHECK(hz::render_human({{"event", "tool_end"},
-                          {"ok", true},
-                          {"summary", "\x1b[2J\x1b]0;titulo\x07texto"}}) ==
+  CHECK(hz::render_human(
+            {{"event", "tool_end"}, {"ok", true}, {"summary", "\x1b[2J\x1b]0;titulo\x07texto"}}) ==
         "  ✓ \\x1b[2J\\x1b]0;titulo\\x07texto");
-  CHECK(hz::render_human({{"event", "tool_start"},
-                          {"name", "ler\x1b[31m"},
-                          {"arguments", "{\"path\":\"a\"}"}}) ==
-        "  ⚙ ler\\x1b[31m {\"path\":\"a\"}");
+  CHECK(
+      hz::render_human(
+          {{"event", "tool_start"}, {"name", "ler\x1b[31m"}, {"arguments", "{\"path\":\"a\"}"}}) ==
+      "  ⚙ ler\\x1b[31m {\"path\":\"a\"}");
 }
 
 TEST_CASE("Trace avisa uma vez quando o JSONL não pode ser escrito e fica marcado") {

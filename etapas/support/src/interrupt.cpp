@@ -15,6 +15,7 @@ std::atomic<bool> g_interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free,
               "a flag do Ctrl-C precisa ser escrita de dentro do tratador de sinal");
 
+// listing: sigint
 // Só funções seguras em tratador de sinal: exchange num atomic sem trava,
 // write e _exit.
 void on_sigint(int) {
@@ -25,6 +26,7 @@ void on_sigint(int) {
     _exit(130);
   }
 }
+// end-listing: sigint
 
 }  // namespace
 

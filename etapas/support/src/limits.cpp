@@ -14,18 +14,16 @@ void add_limit_flags(FlagParser& parser, LimitFlags& flags) {
   parser.add_string("price-output", &flags.price_output,
                     "preço de saída em dólares por milhão de tokens; use junto com --price-input",
                     "USD");
-  parser.add_string("timeout", &flags.timeout,
-                    "tempo máximo de uma chamada ao modelo, em segundos (padrão: " +
-                        flags.timeout + ")",
-                    "S");
-  parser.add_string("turn-timeout", &flags.turn_timeout,
-                    "prazo do turno inteiro, em segundos; 0 desliga (padrão: " +
-                        flags.turn_timeout + ")",
-                    "S");
-  parser.add_string("connect-timeout", &flags.connect_timeout,
-                    "tempo máximo para conectar ao endpoint, em segundos (padrão: " +
-                        flags.connect_timeout + ")",
-                    "S");
+  parser.add_string(
+      "timeout", &flags.timeout,
+      "tempo máximo de uma chamada ao modelo, em segundos (padrão: " + flags.timeout + ")", "S");
+  parser.add_string(
+      "turn-timeout", &flags.turn_timeout,
+      "prazo do turno inteiro, em segundos; 0 desliga (padrão: " + flags.turn_timeout + ")", "S");
+  parser.add_string(
+      "connect-timeout", &flags.connect_timeout,
+      "tempo máximo para conectar ao endpoint, em segundos (padrão: " + flags.connect_timeout + ")",
+      "S");
   parser.add_string("idle-timeout", &flags.idle_timeout,
                     "silêncio máximo no meio de uma resposta, em segundos; 0 desliga (padrão: " +
                         flags.idle_timeout + ")",
