@@ -42,19 +42,19 @@ std::string last_line(const std::string& text) {
 // Roda hz-02-brakes num shell, manda SIGINT assim que o stderr mostrar
 // `marker` e devolve o stderr seguido de "código: N". O stdin vem de
 // `input` (um arquivo); o shell espera o marcador olhando o arquivo a cada
-// 20 ms, por no máximo 10 s.
+// 20 ms, por no máximo 10 s, ou até o processo sair sozinho (um stub).
 ProcessResult interrupt_when(const std::vector<std::string>& args, const std::string& marker,
                              const std::string& input, const TempDir& dir) {
   std::string command = "'" + hz::testing::bin_path("hz-02-brakes").string() + "'";
   for (const std::string& arg : args) command += " '" + arg + "'";
   const std::string err = (dir / "err.txt").string();
   const std::string in = dir.write("in.txt", input).string();
-  const std::string script = command + " <'" + in + "' >'" + (dir / "out.txt").string() + "' 2>'" +
-                             err + "' & pid=$!\n" + "i=0; until grep -q '" + marker + "' '" + err +
-                             "'; do sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n"
-                             "kill -INT $pid; wait $pid; code=$?\n"
-                             "cat '" +
-                             err + "'; echo \"código: $code\"\n";
+  const std::string out = (dir / "out.txt").string();
+  std::string script = command + " <'" + in + "' >'" + out + "' 2>'" + err + "' & pid=$!\n";
+  script += "i=0; until grep -q '" + marker + "' '" + err + "' || ! kill -0 $pid 2>/dev/null; do ";
+  script += "sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n";
+  script += "kill -INT $pid; wait $pid; code=$?\n";
+  script += "cat '" + err + "'; echo \"código: $code\"\n";
   return hz::testing::run_program({"/bin/sh", "-c", script}, "", kCleanEnv);
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("o prazo do turno corta o modelo pendurado: timeout, código 5") {
   CHECK(contains(last_line(result.err), "■ desfecho: timeout · 1 chamada ao modelo"));
 }
 
-TEST_CASE("--no-stream pede as respostas inteiras; sem ele, por streaming") {
+TEST_CASE("--no-stream pede as respostas inteiras, e sem ele o pedido vai por streaming") {
   const TempDir dir;
   ScriptedModel streamed(R"({"name": "s", "steps": [
     {"expect": {"stream": true}, "content": "com streaming"}]})");

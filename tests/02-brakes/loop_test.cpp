@@ -168,7 +168,8 @@ TEST_CASE("com o orçamento da conversa esgotado, o turno seguinte para sem cham
   Rig rig(kExpensiveLoop);
   rig.budget = hz::Budget(30'000);
   rig.config.prices = prices("2.00", "8.00");
-  CHECK(hz::to_string(rig.turn("rode").outcome) == "budget");
+  const hz::TurnResult first = rig.turn("rode");
+  CHECK(hz::to_string(first.outcome) == "budget");
   const std::size_t sent = rig.bodies().size();
   const hz::TurnResult second = rig.turn("mais uma");
   CHECK(hz::to_string(second.outcome) == "budget");
@@ -219,7 +220,8 @@ TEST_CASE("o orçamento esgotado pela resposta do último passo vence max_turns"
   rig.budget = hz::Budget(26'400);
   rig.config.prices = prices("2.00", "8.00");
   rig.config.max_turns = 1;
-  CHECK(hz::to_string(rig.turn("rode").outcome) == "budget");
+  const hz::TurnResult result = rig.turn("rode");
+  CHECK(hz::to_string(result.outcome) == "budget");
 }
 
 TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próximo pedido vale") {

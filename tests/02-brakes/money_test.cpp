@@ -30,7 +30,7 @@ std::string read_source(const char* relative) {
 }  // namespace
 
 // listing: float-drift
-TEST_CASE("somar 0.1 dez vezes em double não dá 1; em micro-dólares dá") {
+TEST_CASE("somar 0.1 dez vezes em double não dá 1, e em micro-dólares dá") {
   double dollars = 0.0;
   Micros micros = 0;
   for (int i = 0; i < 10; ++i) {

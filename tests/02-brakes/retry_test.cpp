@@ -112,7 +112,8 @@ TEST_CASE("o jitter sorteado entra na espera") {
     {"error": {"status": 502}}, {"error": {"status": 502}}, {"content": "ok"}
   ]})");
   rig.config.random = [] { return 0.5; };
-  CHECK(shown(rig.call()) == "resposta: ok");
+  const auto result = rig.call();
+  CHECK(shown(result) == "resposta: ok");
   CHECK(shown(rig.clock.sleeps) == "437 ms, 875 ms");
 }
 
@@ -122,7 +123,8 @@ TEST_CASE("429 com Retry-After espera o que o servidor pediu") {
     {"error": {"status": 429, "retry_after": 7, "retry_after_ms": 250}},
     {"content": "ok"}
   ]})");
-  CHECK(shown(rig.call()) == "resposta: ok");
+  const auto result = rig.call();
+  CHECK(shown(result) == "resposta: ok");
   CHECK(rig.requests() == 3);
   CHECK(shown(rig.clock.sleeps) == "2000 ms, 250 ms");
 }
@@ -132,7 +134,8 @@ TEST_CASE("401 falha na hora: provider_error com a mensagem do provedor, sem esp
     {"error": {"status": 401, "message": "Incorrect API key provided"}},
     {"content": "nunca"}
   ]})");
-  CHECK(shown(rig.call()) == "desfecho: provider_error");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: provider_error");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "(nenhum)");
   CHECK(rig.state.error == "o provedor respondeu HTTP 401: Incorrect API key provided");
@@ -143,7 +146,8 @@ TEST_CASE("esgotadas as novas tentativas, provider_error com a última mensagem"
   Rig rig(R"({"name": "fora", "steps": [
     {"error": {"status": 503, "message": "fora do ar"}, "repeat": "forever"}
   ]})");
-  CHECK(shown(rig.call()) == "desfecho: provider_error");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: provider_error");
   CHECK(rig.requests() == 3);
   CHECK(shown(rig.clock.sleeps) == "500 ms, 1000 ms");
   CHECK(rig.state.retries == 2);
@@ -153,13 +157,15 @@ TEST_CASE("esgotadas as novas tentativas, provider_error com a última mensagem"
 TEST_CASE("sem novas tentativas configuradas (a etapa 01), a primeira falha encerra") {
   Rig rig(R"({"name": "uma", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
   rig.config.retry.max_retries = 0;
-  CHECK(shown(rig.call()) == "desfecho: provider_error");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: provider_error");
   CHECK(rig.requests() == 1);
 }
 
 TEST_CASE("a conexão que cai sem resposta vale nova tentativa") {
   Rig rig(R"({"name": "queda", "steps": [{"fault": "drop"}, {"content": "voltei"}]})");
-  CHECK(shown(rig.call()) == "resposta: voltei");
+  const auto result = rig.call();
+  CHECK(shown(result) == "resposta: voltei");
   CHECK(rig.requests() == 2);
   CHECK(shown(rig.clock.sleeps) == "500 ms");
   const auto events = rig.recorded.events();
@@ -176,7 +182,8 @@ TEST_CASE("o corpo ilegível foi cobrado: entra na conta pela estimativa e o loo
   hz::Budget budget(1'000'000);
   rig.config.budget = &budget;
   rig.config.prices = prices("2.50", "10.00");
-  CHECK(shown(rig.call()) == "resposta: ok");
+  const auto result = rig.call();
+  CHECK(shown(result) == "resposta: ok");
   const auto requests = rig.model.requests();
   REQUIRE(requests.size() == 2);
   const hz::Usage guess = hz::estimate_usage(requests[0].raw_body.size(), kMalformedBody.size());
@@ -199,7 +206,8 @@ TEST_CASE("uma falha cobrada que esgota o orçamento impede a próxima tentativa
   hz::Budget budget(10);
   rig.config.budget = &budget;
   rig.config.prices = prices("2.50", "10.00");
-  CHECK(shown(rig.call()) == "desfecho: budget");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: budget");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "(nenhum)");
   CHECK(budget.spent() > 10);
@@ -208,7 +216,8 @@ TEST_CASE("uma falha cobrada que esgota o orçamento impede a próxima tentativa
 TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativa") {
   Rig rig(R"({"name": "espera", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
   rig.clock.on_sleep = [&rig] { rig.cancel = true; };
-  CHECK(shown(rig.call()) == "desfecho: cancelled");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: cancelled");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "500 ms");
   CHECK(rig.state.retries == 0);
@@ -217,7 +226,8 @@ TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativ
 TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com timeout") {
   Rig rig(R"({"name": "prazo", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
   rig.config.turn_deadline = milliseconds(300);
-  CHECK(shown(rig.call()) == "desfecho: timeout");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: timeout");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "300 ms");
   CHECK(rig.state.retries == 0);  // a nova tentativa foi marcada, mas não saiu
@@ -226,7 +236,8 @@ TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com 
 TEST_CASE("um freio já puxado não deixa nem a primeira tentativa sair") {
   Rig rig(R"({"name": "nada", "steps": [{"content": "nunca"}]})");
   rig.cancel = true;
-  CHECK(shown(rig.call()) == "desfecho: cancelled");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: cancelled");
   CHECK(rig.requests() == 0);
   CHECK(rig.recorded.events().empty());
 }

@@ -125,7 +125,7 @@ TEST_CASE("no chat, Ctrl-C no prompt sai com 130 e o fim da entrada com o últim
         3);
 }
 
-TEST_CASE("LiveText mostra o texto na hora, sem <think>, mesmo com a marca partida") {
+TEST_CASE("LiveText mostra o texto na hora, sem os blocos think, mesmo com a marca partida") {
   std::ostringstream out;
   hz::stage::LiveText live(out);
   for (const char* chunk :
