@@ -58,12 +58,18 @@ local function prefix_identifier(el, current)
   return nil
 end
 
+local listing_ids = {} -- id -> quantas listagens já o usaram
+
 local function listing_caption(text, current)
   local spec = text:match("^%s*<!%-%-%s*listing:%s*(%S+)%s*%-%->%s*$")
   if not spec then return nil end
   local path, region = split_fragment(spec)
   local content = { pandoc.Str("Listagem:"), pandoc.Space(), pandoc.Code(path) }
   local id = current .. "--listagem-" .. (region or path:gsub("[^%w]+", "-"))
+  -- A mesma região aparece mais de uma vez (o contrato, o stub, a resposta):
+  -- a segunda ganha "-2", a terceira "-3", e os ids continuam únicos.
+  listing_ids[id] = (listing_ids[id] or 0) + 1
+  if listing_ids[id] > 1 then id = id .. "-" .. listing_ids[id] end
   if region then
     content[#content + 1] = pandoc.Str(",")
     content[#content + 1] = pandoc.Space()
