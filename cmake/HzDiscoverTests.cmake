@@ -55,7 +55,12 @@ foreach(case IN LISTS cases)
   endif()
   # O filtro do doctest trata "," como separador e "*" "?" como curingas.
   string(REPLACE "," "\\," filter "${name}")
-  set(test "${TEST_PREFIX}${name}")
+  # O cmake -D apara espaços no fim do valor: o espaço depois de "[01-loop]" volta aqui.
+  if(TEST_PREFIX)
+    set(test "${TEST_PREFIX} ${name}")
+  else()
+    set(test "${name}")
+  endif()
   string(APPEND script
          "add_test([==[${test}]==] \"${TEST_EXECUTABLE}\" [==[--test-case=${filter}]==])\n"
          "set_tests_properties([==[${test}]==] PROPERTIES WORKING_DIRECTORY \"${TEST_WORKING_DIR}\" "

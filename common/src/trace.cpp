@@ -1,6 +1,7 @@
 #include "hz/trace.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ostream>
@@ -50,13 +51,35 @@ std::string plural(long long count, const char* singular, const char* many) {
   return std::to_string(count) + " " + (count == 1 ? singular : many);
 }
 
-// " · US$ 0.0123" quando houve custo; modelos locais custam zero e não poluem a linha.
+// Dólares com a precisão de um micro-dólar, sem zeros inúteis: "0.0025", "2.00".
+std::string usd(double cost) {
+  long long micros = std::llround(cost * 1e6);
+  std::string sign;
+  if (micros < 0) {
+    sign = "-";
+    micros = -micros;
+  }
+  std::string cents = std::to_string(micros % 1000000);
+  cents.insert(0, 6 - cents.size(), '0');
+  while (cents.size() > 2 && cents.back() == '0') cents.pop_back();
+  return "US$ " + sign + std::to_string(micros / 1000000) + "." + cents;
+}
+
+// O custo de um evento. Com "cost_known" (etapa 02 em diante), sempre: o valor
+// ou "custo desconhecido", porque preço desconhecido não é custo zero. Sem
+// ele (etapa 01), só quando houve custo: modelos locais custam zero e não
+// poluem a linha.
 std::string cost_suffix(const json& event) {
   const double cost = real(event, "cost_usd");
-  if (cost <= 0) return {};
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, " · US$ %.4f", cost);
-  return buffer;
+  std::string text;
+  if (auto known = event.find("cost_known"); known != event.end() && known->is_boolean()) {
+    text = known->get<bool>() ? usd(cost) : std::string("custo desconhecido");
+  } else if (cost > 0) {
+    text = usd(cost);
+  }
+  if (text.empty()) return {};
+  if (flag(event, "estimated") && text != "custo desconhecido") text += " (estimado)";
+  return " · " + text;
 }
 
 const json& usage_of(const json& event) {
@@ -73,9 +96,11 @@ std::string render_model_response(const json& event) {
   const json& usage = usage_of(event);
   if (!usage.empty()) {
     line += " · " + std::to_string(integer(usage, "prompt_tokens")) + "+" +
-            std::to_string(integer(usage, "completion_tokens")) + " tokens";
+            std::to_string(integer(usage, "completion_tokens")) +
+            (flag(event, "estimated") ? " tokens estimados" : " tokens");
   }
-  return line + cost_suffix(event);
+  if (const double cost = real(event, "cost_usd"); cost > 0) line += " · " + usd(cost);
+  return line;
 }
 
 std::string render_turn_end(const json& event) {
@@ -87,7 +112,24 @@ std::string render_turn_end(const json& event) {
             std::to_string(integer(usage, "prompt_tokens") + integer(usage, "completion_tokens")) +
             " tokens";
   }
-  return line + cost_suffix(event);
+  line += cost_suffix(event);
+  if (const long long retries = integer(event, "retries"); retries > 0) {
+    line += " · " + plural(retries, "nova tentativa", "novas tentativas");
+  }
+  if (const std::string error = text(event, "error"); !error.empty()) line += " · erro: " + error;
+  return line;
+}
+
+// Uma tentativa que falhou. Cobrada (o provedor aceitou o pedido e a resposta
+// não serviu), entra na conta mesmo assim.
+std::string render_model_error(const json& event) {
+  std::string line = "✗ modelo: " + text(event, "message");
+  if (flag(event, "billed")) {
+    line += " · cobrada";
+    if (const double cost = real(event, "cost_usd"); cost > 0)
+      line += " " + usd(cost) + " (estimado)";
+  }
+  return line;
 }
 
 Tint tint_of(const json& event) {
@@ -96,6 +138,8 @@ Tint tint_of(const json& event) {
   if (name == "tool_start") return Tint::yellow;
   if (name == "tool_end") return flag(event, "ok") ? Tint::green : Tint::red;
   if (name == "turn_end") return Tint::bold;
+  if (name == "model_error" || name == "tool_skipped") return Tint::red;
+  if (name == "retry" || name == "stream_fallback" || name == "note") return Tint::yellow;
   return Tint::dim;
 }
 
@@ -118,6 +162,16 @@ std::string render_human(const json& event) {
     return std::string(flag(event, "ok") ? "  ✓ " : "  ✗ ") + text(event, "summary");
   }
   if (name == "turn_end") return render_turn_end(event);
+  if (name == "model_error") return render_model_error(event);
+  if (name == "retry") {
+    return "↻ tentativa " + std::to_string(integer(event, "attempt")) + " em " +
+           std::to_string(integer(event, "delay_ms")) + " ms";
+  }
+  if (name == "stream_fallback") return "⚠ streaming: " + text(event, "reason");
+  if (name == "tool_skipped") {
+    return "  ⊘ " + text(event, "name") + " não rodou (" + text(event, "outcome") + ")";
+  }
+  if (name == "note") return "  ⚑ nota ao modelo: " + brief(text(event, "text"), 1, 200);
 
   json rest = event;
   rest.erase("event");

@@ -34,7 +34,14 @@ TEST_CASE("render_human escreve a linha de model_response") {
                           {"tool_calls", 0},
                           {"usage", usage},
                           {"cost_usd", 0.00123}}) ==
-        "← modelo: resposta em texto · 812+35 tokens · US$ 0.0012");
+        "← modelo: resposta em texto · 812+35 tokens · US$ 0.00123");
+  CHECK(hz::render_human({{"event", "model_response"},
+                          {"turn", 1},
+                          {"tool_calls", 0},
+                          {"usage", usage},
+                          {"cost_usd", 0.0},
+                          {"estimated", true}}) ==
+        "← modelo: resposta em texto · 812+35 tokens estimados");
 }
 
 TEST_CASE("render_human escreve início e fim de ferramenta") {
@@ -70,9 +77,73 @@ TEST_CASE("render_human escreve o desfecho") {
         "■ desfecho: max_turns · 1 chamada ao modelo");
 }
 
+TEST_CASE("render_human escreve o desfecho com custo, novas tentativas e erro (etapa 02)") {
+  const json usage = {{"prompt_tokens", 48000}, {"completion_tokens", 1200}};
+  CHECK(hz::render_human({{"event", "turn_end"},
+                          {"outcome", "budget"},
+                          {"turns", 4},
+                          {"usage", usage},
+                          {"cost_usd", 0.1056},
+                          {"cost_known", true},
+                          {"estimated", false},
+                          {"retries", 0},
+                          {"error", ""}}) ==
+        "■ desfecho: budget · 4 chamadas ao modelo · 49200 tokens · US$ 0.1056");
+  // Preço conhecido e zero (um modelo local) aparece: é um custo, não a falta dele.
+  CHECK(hz::render_human({{"event", "turn_end"},
+                          {"outcome", "success"},
+                          {"turns", 1},
+                          {"cost_usd", 0.0},
+                          {"cost_known", true}}) ==
+        "■ desfecho: success · 1 chamada ao modelo · US$ 0.00");
+  CHECK(hz::render_human({{"event", "turn_end"},
+                          {"outcome", "success"},
+                          {"turns", 2},
+                          {"cost_usd", 0.0021},
+                          {"cost_known", true},
+                          {"estimated", true},
+                          {"retries", 2}}) ==
+        "■ desfecho: success · 2 chamadas ao modelo · US$ 0.0021 (estimado) · 2 novas tentativas");
+  CHECK(hz::render_human({{"event", "turn_end"},
+                          {"outcome", "provider_error"},
+                          {"turns", 1},
+                          {"cost_usd", 0.0},
+                          {"cost_known", false},
+                          {"retries", 1},
+                          {"error", "o provedor respondeu HTTP 503: fora do ar"}}) ==
+        "■ desfecho: provider_error · 1 chamada ao modelo · custo desconhecido · 1 nova "
+        "tentativa · erro: o provedor respondeu HTTP 503: fora do ar");
+}
+
+TEST_CASE("render_human escreve as falhas, as novas tentativas e as notas da etapa 02") {
+  CHECK(hz::render_human({{"event", "model_error"},
+                          {"turn", 1},
+                          {"attempt", 1},
+                          {"kind", "http"},
+                          {"status", 503},
+                          {"message", "o provedor respondeu HTTP 503: fora do ar"},
+                          {"billed", false},
+                          {"cost_usd", 0.0}}) ==
+        "✗ modelo: o provedor respondeu HTTP 503: fora do ar");
+  CHECK(hz::render_human({{"event", "model_error"},
+                          {"message", "corpo ilegível"},
+                          {"billed", true},
+                          {"cost_usd", 0.000215}}) ==
+        "✗ modelo: corpo ilegível · cobrada US$ 0.000215 (estimado)");
+  CHECK(hz::render_human({{"event", "retry"}, {"turn", 1}, {"attempt", 2}, {"delay_ms", 437}}) ==
+        "↻ tentativa 2 em 437 ms");
+  CHECK(hz::render_human({{"event", "stream_fallback"}, {"reason", "sem uso"}}) ==
+        "⚠ streaming: sem uso");
+  CHECK(
+      hz::render_human({{"event", "tool_skipped"}, {"name", "run_shell"}, {"outcome", "budget"}}) ==
+      "  ⊘ run_shell não rodou (budget)");
+  CHECK(hz::render_human({{"event", "note"}, {"text", "[nota: conclua]"}}) ==
+        "  ⚑ nota ao modelo: [nota: conclua]");
+}
+
 TEST_CASE("render_human mostra eventos desconhecidos de forma genérica") {
-  CHECK(hz::render_human({{"event", "retry"}, {"attempt", 2}, {"wait_ms", 500}}) ==
-        R"(· retry {"attempt":2,"wait_ms":500})");
+  CHECK(hz::render_human({{"event", "journal_resume"}, {"step", 2}, {"path", "j.jsonl"}}) ==
+        R"(· journal_resume {"path":"j.jsonl","step":2})");
   CHECK(hz::render_human({{"event", "pausa"}}) == "· pausa");
   CHECK(hz::render_human({{"x", 1}}) == R"(· (evento sem nome) {"x":1})");
   CHECK(hz::render_human(json::array()) == "· evento inválido: []");
@@ -129,14 +200,13 @@ TEST_CASE("paint envolve em ANSI só quando pedido") {
 }
 
 TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal") {
-  CHECK(hz::render_human({{"event", "tool_end"},
-                          {"ok", true},
-                          {"summary", "\x1b[2J\x1b]0;titulo\x07texto"}}) ==
+  CHECK(hz::render_human(
+            {{"event", "tool_end"}, {"ok", true}, {"summary", "\x1b[2J\x1b]0;titulo\x07texto"}}) ==
         "  ✓ \\x1b[2J\\x1b]0;titulo\\x07texto");
-  CHECK(hz::render_human({{"event", "tool_start"},
-                          {"name", "ler\x1b[31m"},
-                          {"arguments", "{\"path\":\"a\"}"}}) ==
-        "  ⚙ ler\\x1b[31m {\"path\":\"a\"}");
+  CHECK(
+      hz::render_human(
+          {{"event", "tool_start"}, {"name", "ler\x1b[31m"}, {"arguments", "{\"path\":\"a\"}"}}) ==
+      "  ⚙ ler\\x1b[31m {\"path\":\"a\"}");
 }
 
 TEST_CASE("Trace avisa uma vez quando o JSONL não pode ser escrito e fica marcado") {

@@ -58,7 +58,8 @@ std::vector<std::string> Session::mock_failures() const {
 }
 
 Result<Session, SetupError> open_session(const CommonFlags& flags,
-                                         std::string_view default_scenario) {
+                                         std::string_view default_scenario,
+                                         const HttpOptions& http) {
   if (flags.context_window < 0) return usage("--context-window precisa ser 0 ou mais");
   Session session;
   std::string base_url = flags.base_url;
@@ -87,6 +88,7 @@ Result<Session, SetupError> open_session(const CommonFlags& flags,
   }
 
   EndpointConfig endpoint;
+  endpoint.http = http;
   if (session.scripted) {
     session.model_name = flags.model.empty() ? scenario->model : flags.model;
     session.mock = std::make_unique<mock::MockServer>(*scenario);

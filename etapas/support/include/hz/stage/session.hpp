@@ -53,9 +53,12 @@ struct Session {
 };
 
 // Monta a sessão a partir das flags e do ambiente (OPENAI_BASE_URL,
-// OPENAI_API_KEY). default_scenario é o demo da etapa ("monday").
+// OPENAI_API_KEY). default_scenario é o demo da etapa ("monday"); http, os
+// tempos do transporte (a etapa 02 os lê de --timeout, --connect-timeout e
+// --idle-timeout).
 Result<Session, SetupError> open_session(const CommonFlags& flags,
-                                         std::string_view default_scenario);
+                                         std::string_view default_scenario,
+                                         const HttpOptions& http = {});
 
 // O trace da etapa: linha humana em stderr (cor só num TTY sem NO_COLOR) e,
 // se jsonl_path não for vazio, o JSONL. Erro 2 se o arquivo não abrir. Uma

@@ -1,0 +1,51 @@
+#include "policy.hpp"
+
+#include <utility>
+
+#include "hz/not_implemented.hpp"
+
+namespace hz {
+
+Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
+               const std::atomic<bool>* cancel, const Clock& clock)
+    : budget_(budget), turn_deadline_(turn_deadline), cancel_(cancel), clock_(clock) {}
+
+// listing: abort-check
+std::optional<Outcome> Brakes::abort_check(const TurnState& state) const {
+  // TODO EXERCICIO 02-brakes/abort-check: pergunte na ordem da precedência: Ctrl-C, dinheiro, prazo
+  throw hz::NotImplemented("02-brakes/abort-check",
+                           "livro/02-brakes.md, \"Exercício 5 — Os freios, na ordem\"");
+  // FIM-EXERCICIO
+}
+// end-listing: abort-check
+
+// listing: after-step
+Decision Brakes::after_step(const TurnState& state) {
+  if (const std::optional<Outcome> stop = abort_check(state)) return Decision::stop(*stop);
+  if (std::optional<Decision> note = budget_note()) return std::move(*note);
+  return Decision::proceed();
+}
+
+// O modelo não vê o orçamento; sem o aviso, o teto só aparece como um corte
+// no meio do trabalho. Uma vez por turno basta.
+std::optional<Decision> Brakes::budget_note() {
+  if (noted_ || budget_ == nullptr || !budget_->ceiling()) return std::nullopt;
+  const Micros ceiling = *budget_->ceiling();
+  const Micros left = budget_->remaining().value_or(0);
+  if ((ceiling - left) * 100 < ceiling * kBudgetNotePercent) return std::nullopt;
+  noted_ = true;
+  return Decision::proceed_with_note("[nota do harness: restam US$ " + format_usd(left) +
+                                     " do orçamento de US$ " + format_usd(ceiling) +
+                                     " desta conversa; conclua o trabalho e responda sem "
+                                     "chamar mais ferramentas]");
+}
+// end-listing: after-step
+
+std::optional<std::chrono::milliseconds> Brakes::time_left(const TurnState& state) const {
+  if (turn_deadline_.count() <= 0) return std::nullopt;
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(state.started + turn_deadline_ - clock_.now());
+  return std::max(left, std::chrono::milliseconds(0));
+}
+
+}  // namespace hz
