@@ -257,6 +257,13 @@ TEST_CASE("retry_after_seconds lê Retry-After como data HTTP, relativa a agora"
   CHECK(retry_after({{"retry-after", "Wed Oct 21 07:28:00 2015"}}) == 7.0);
 }
 
+TEST_CASE("retry_after_seconds lê uma data depois do ano 2262 sem estourar o relógio") {
+  // Achado pelo fuzzing (fuzz/retry_after.cpp): o system_clock conta
+  // nanossegundos num int64, que não chega ao ano 3988.
+  CHECK(retry_after({{"retry-after", "Sun, 06 Nov 3988 08:49:37 GMT"}}) ==
+        63708713377.0 - 1445412473.0);
+}
+
 TEST_CASE("retry_after_seconds ignora valores negativos, ilegíveis ou datas no passado") {
   CHECK_FALSE(retry_after({}).has_value());
   CHECK_FALSE(retry_after({{"retry-after", "-3"}}).has_value());
