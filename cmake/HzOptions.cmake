@@ -29,10 +29,35 @@ function(hz_warnings target)
   endif()
 endfunction()
 
-if(HZ_SANITIZE)
+option(HZ_TSAN "Compila com ThreadSanitizer (preset tsan)" OFF)
+option(HZ_FUZZ "Compila os alvos de fuzzing de fuzz/ (libFuzzer; só com clang)" OFF)
+if((HZ_SANITIZE AND HZ_TSAN) OR (HZ_FUZZ AND HZ_TSAN))
+  message(FATAL_ERROR "HZ_TSAN não combina com HZ_SANITIZE nem com HZ_FUZZ: "
+                      "o ThreadSanitizer não roda junto com o AddressSanitizer")
+endif()
+
+if(HZ_SANITIZE OR HZ_FUZZ)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+endif()
+
+# O ThreadSanitizer só vê o que foi compilado com ele: o cpp-httplib e o
+# libcurl do Debian são bibliotecas já compiladas, sem instrumentação (uma
+# corrida dentro delas passa em silêncio). Veja tests/tsan.supp.
+if(HZ_TSAN)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+endif()
+
+# Fuzzing: todo o código ganha a cobertura que guia o libFuzzer
+# (fuzzer-no-link); só os alvos de fuzz/ linkam o main dele (-fsanitize=fuzzer).
+if(HZ_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "HZ_FUZZ pede o clang (o libFuzzer vem com ele): "
+                        "-DCMAKE_CXX_COMPILER=clang++ (Debian: clang e libclang-rt-14-dev)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
 # hz_add_stage(01-loop): escolhe a trilha da etapa (HZ_TRACK_01_LOOP, ou

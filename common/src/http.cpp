@@ -423,8 +423,10 @@ std::optional<double> seconds_until_date(const std::string& text,
   if (!has_letter) return std::nullopt;
   const std::time_t when = curl_getdate(text.c_str(), nullptr);
   if (when == -1) return std::nullopt;
+  // A conta em double, sem from_time_t: os nanossegundos do system_clock
+  // estouram depois do ano 2262, e o servidor escolhe o ano que quiser.
   const double seconds =
-      std::chrono::duration<double>(std::chrono::system_clock::from_time_t(when) - now).count();
+      static_cast<double>(when) - std::chrono::duration<double>(now.time_since_epoch()).count();
   if (seconds < 0) return std::nullopt;
   return seconds;
 }

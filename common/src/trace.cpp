@@ -33,13 +33,19 @@ double real(const json& event, const char* key) {
   return it->get<double>();
 }
 
+// O dump escapa os controles C0 ("\u001b"), mas deixa DEL e os C1 (U+009B
+// é um CSI) como estão: quem mostra o JSON num terminal passa por printable.
+std::string dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 // Textos de eventos carregam o que o modelo e as ferramentas produziram:
 // nada de códigos de terminal crus na linha humana.
 std::string text(const json& event, const char* key) {
   auto it = event.find(key);
   if (it == event.end()) return {};
   if (it->is_string()) return printable(it->get<std::string>());
-  return it->dump(-1, ' ', false, json::error_handler_t::replace);
+  return printable(dump(*it));
 }
 
 bool flag(const json& event, const char* key) {
@@ -147,7 +153,7 @@ Tint tint_of(const json& event) {
 
 std::string render_human(const json& event) {
   if (!event.is_object()) {
-    return "· evento inválido: " + event.dump(-1, ' ', false, json::error_handler_t::replace);
+    return "· evento inválido: " + printable(dump(event));
   }
   const std::string name = text(event, "event");
   if (name == "model_request") {
@@ -176,7 +182,7 @@ std::string render_human(const json& event) {
   json rest = event;
   rest.erase("event");
   std::string line = "· " + (name.empty() ? std::string("(evento sem nome)") : name);
-  if (!rest.empty()) line += " " + rest.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (!rest.empty()) line += " " + printable(dump(rest));
   return line;
 }
 

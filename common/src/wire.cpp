@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "hz/json_depth.hpp"
 #include "hz/text.hpp"
 
 namespace hz {
@@ -148,6 +149,12 @@ std::string text_of(const json& value) {
     return text;
   }
   return {};
+}
+
+// "resposta do modelo com JSON aninhado fundo demais (mais de 256 níveis)".
+std::string too_deep(const char* what) {
+  return std::string(what) + " com JSON aninhado fundo demais (mais de " +
+         std::to_string(kMaxJsonDepth) + " níveis)";
 }
 
 std::string string_field(const json& object, const char* key) {
@@ -323,6 +330,7 @@ Result<ChatReply> decode_reply(std::string_view body) {
     if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
       return Error{"resposta do modelo veio vazia"};
     }
+    if (json_deeper_than(body)) return Error{too_deep("resposta do modelo")};
     json root = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (root.is_discarded()) return Error{"resposta do modelo não é JSON válido"};
     return decode_object(root);
@@ -403,7 +411,9 @@ namespace {
 // A mensagem de um erro de provedor: {"message": ...}, {"error": {"message": ...}},
 // {"error": "..."} ou texto solto.
 std::string provider_error_text(std::string_view text) {
-  const json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // Fundo demais: nem monta, e a mensagem é o começo do texto, como a de um não-JSON.
+  const json root =
+      json_deeper_than(text) ? json() : json::parse(text, nullptr, /*allow_exceptions=*/false);
   const json* error = &root;
   if (root.is_object()) {
     if (auto inner = root.find("error"); inner != root.end() && !inner->is_null()) error = &*inner;
@@ -488,6 +498,10 @@ void StreamDecoder::take(const SseEvent& event) {
   const std::size_t last = data.find_last_not_of(" \t\r\n");
   if (data.substr(first, last - first + 1) == "[DONE]") {
     done_ = true;
+    return;
+  }
+  if (json_deeper_than(data)) {
+    fail(StreamError::Kind::malformed, too_deep("o streaming trouxe um evento"));
     return;
   }
   const json chunk = json::parse(data, nullptr, /*allow_exceptions=*/false);

@@ -493,6 +493,9 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
     document = json::parse(json_text.begin(), json_text.end());
   } catch (const json::parse_error& e) {
     return where.fail("", "não é JSON válido (" + line_and_column(json_text, e.byte) + ")");
+  } catch (const json::out_of_range&) {
+    // Um número que não cabe num double ("1e999") vem por outra exceção, sem a posição.
+    return where.fail("", "não é JSON válido (um número grande demais para um double)");
   }
 
   if (!document.is_object()) return where.fail("", "esperava um objeto JSON no topo");

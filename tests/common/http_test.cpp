@@ -157,6 +157,42 @@ TEST_CASE("OpenAiClient sem Retry-After deixa a dica vazia") {
   CHECK(error.message == "o provedor respondeu HTTP 500: caiu");
 }
 
+TEST_CASE("OpenAiClient devolve kind http e a mensagem do provedor em toda classe de erro HTTP") {
+  for (const int status : {400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 502, 503, 504, 529}) {
+    CAPTURE(status);
+    ScriptedModel model(R"({"name":"t","steps":[{"error":{"status":)" + std::to_string(status) +
+                        R"(,"message":"recusado"}}]})");
+    const ModelError error = complete_error(model);
+    CHECK(error.kind == ModelError::Kind::http);
+    CHECK(error.http_status == status);
+    CHECK(error.message == "o provedor respondeu HTTP " + std::to_string(status) + ": recusado");
+    CHECK_FALSE(error.billed);
+  }
+}
+
+TEST_CASE("OpenAiClient não segue redirecionamento e não lê um 204 sem corpo como resposta") {
+  hz::testing::LocalServer server;
+  server.http().Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 301;
+    res.set_header("Location", "http://127.0.0.1:1/v1/chat/completions");
+    res.set_content("<html>mudou</html>", "text/html");
+  });
+  server.http().Post("/vazio/chat/completions",
+                     [](const httplib::Request&, httplib::Response& res) { res.status = 204; });
+  server.start();
+  hz::EndpointConfig config;
+  config.base_url = server.url("/v1");
+  auto moved = hz::OpenAiClient(config).complete(hello());
+  REQUIRE_FALSE(moved.ok());
+  CHECK(moved.error().kind == ModelError::Kind::http);
+  CHECK(moved.error().message == "o provedor respondeu HTTP 301: <html>mudou</html>");
+  config.base_url = server.url("/vazio");
+  auto empty = hz::OpenAiClient(config).complete(hello());
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.error().kind == ModelError::Kind::malformed);
+  CHECK(empty.error().message == "resposta do modelo veio vazia");
+}
+
 TEST_CASE("OpenAiClient chama de malformed um 200 que não é JSON") {
   ScriptedModel model(R"({"name":"t","steps":[{"fault":"malformed"}]})");
   const ModelError error = complete_error(model);
@@ -255,6 +291,13 @@ TEST_CASE("retry_after_seconds lê Retry-After como data HTTP, relativa a agora"
   // As formas antigas da data também valem.
   CHECK(retry_after({{"retry-after", "Wednesday, 21-Oct-15 07:28:03 GMT"}}) == 10.0);
   CHECK(retry_after({{"retry-after", "Wed Oct 21 07:28:00 2015"}}) == 7.0);
+}
+
+TEST_CASE("retry_after_seconds lê uma data depois do ano 2262 sem estourar o relógio") {
+  // Achado pelo fuzzing (fuzz/retry_after.cpp): o system_clock conta
+  // nanossegundos num int64, que não chega ao ano 3988.
+  CHECK(retry_after({{"retry-after", "Sun, 06 Nov 3988 08:49:37 GMT"}}) ==
+        63708713377.0 - 1445412473.0);
 }
 
 TEST_CASE("retry_after_seconds ignora valores negativos, ilegíveis ou datas no passado") {

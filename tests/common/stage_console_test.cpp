@@ -50,6 +50,17 @@ TEST_CASE("ask_permission mostra nome e argumentos do modelo sem controles crus"
         "ZWNobw==\\u0007.txt\"}? [s/N] ");
 }
 
+TEST_CASE("ask_permission não estoura a pilha com argumentos aninhados fundo demais") {
+  // 100 mil níveis cabem em 200 KB de resposta; o dump deles é recursivo.
+  json args = {{"path", "a.txt"}};
+  args["content"] = json::parse(std::string(100000, '[') + std::string(100000, ']'));
+  std::istringstream in("s\n");
+  std::ostringstream out;
+  CHECK(hz::stage::ask_permission(in, out, "write_file", args));
+  CHECK(out.str() ==
+        "permitir write_file (argumentos aninhados fundo demais para mostrar)? [s/N] ");
+}
+
 TEST_CASE("user_line escapa o pedido, que pode vir de um cenário") {
   CHECK(hz::stage::user_line("oi\x1b]0;titulo\x07", false) == "você> oi\\x1b]0;titulo\\x07");
 }

@@ -95,6 +95,21 @@ TEST_CASE("read_file falha com arquivo inexistente pasta ou caminho fora") {
                "argumento \"path\" ausente ou não é texto");
 }
 
+TEST_CASE("caminho e comando com byte nulo são recusados com texto para o modelo") {
+  // Um \0 cortaria o caminho em silêncio na chamada ao sistema: "a.txt\0/../x" viraria "a.txt".
+  Fixture f;
+  f.dir.write("a.txt", "dentro");
+  const std::string path("a.txt\0/../x", 11);
+  check_output(f.run("read_file", {{"path", path}}), false,
+               "caminho inválido (contém byte nulo): " + path);
+  check_output(f.run("write_file", {{"path", path}, {"content", "x"}}), false,
+               "caminho inválido (contém byte nulo): " + path);
+  check_output(f.run("run_shell", {{"command", std::string("true\0; touch x", 14)}}), false,
+               "comando inválido (contém byte nulo)");
+  CHECK_FALSE(fs::exists(f.dir / "x"));
+  CHECK(f.dir.read("a.txt") == "dentro");
+}
+
 TEST_CASE("write_file cria pastas sobrescreve e conta os bytes") {
   Fixture f;
   check_output(f.run("write_file", {{"path", "a/b/c.txt"}, {"content", "olá"}}), true,

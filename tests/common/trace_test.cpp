@@ -209,6 +209,22 @@ TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal"
       "  ⚙ ler\\x1b[31m {\"path\":\"a\"}");
 }
 
+TEST_CASE("render_human escapa DEL e C1 que o JSON de um campo deixa passar") {
+  // Achado pelo fuzzing (fuzz/trace.cpp): o dump do nlohmann escapa ESC
+  // como \u001b, mas manda U+009B (o CSI de 8 bits) e DEL crus.
+  CHECK(hz::render_human({{"event", "retry"},
+                          {"detalhe",
+                           "\xc2\x9b"
+                           "2J\x7f"}}) == R"(· retry {"detalhe":"\u009b2J\x7f"})");
+  CHECK(hz::render_human({{"event", "tool_start"},
+                          {"name", "ler"},
+                          {"arguments",
+                           {{"path",
+                             "\xc2\x9b"
+                             "2J"}}}}) == R"(  ⚙ ler {"path":"\u009b2J"})");
+  CHECK(hz::render_human(json::array({"\xc2\x9b"})) == R"(· evento inválido: ["\u009b"])");
+}
+
 TEST_CASE("Trace avisa uma vez quando o JSONL não pode ser escrito e fica marcado") {
   std::ostringstream warnings;
   hz::TraceOptions options;

@@ -4,8 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "hz/wire.hpp"
+#include "hz/json_depth.hpp"
 #include "hz/testing/printing.hpp"
+#include "hz/wire.hpp"
 
 using hz::ChatReply;
 using hz::ChatRequest;
@@ -591,4 +592,58 @@ TEST_CASE("StreamDecoder lê como resposta comum um corpo JSON de quem ignorou o
   CHECK(streamed.reply->message.content == "oi");
   CHECK(streamed.reply->usage == hz::Usage{3, 1, true});
   CHECK(streamed.texts.empty());
+}
+
+// --- JSON aninhado fundo demais ------------------------------------------------
+
+namespace {
+
+// n colchetes abertos e fechados: "[[[...]]]".
+std::string nested(std::size_t n) { return std::string(n, '[') + std::string(n, ']'); }
+
+std::string reply_with_arguments(const std::string& arguments) {
+  return R"({"choices":[{"message":{"tool_calls":[{"id":"c1","function":{"name":"x","arguments":)" +
+         arguments + "}}]}}]}";
+}
+
+}  // namespace
+
+TEST_CASE("decode_reply recusa JSON aninhado fundo demais em vez de estourar a pilha") {
+  // Achado ao escrever os alvos de fuzzing (o libFuzzer, com entradas de
+  // poucos KB, não chega lá): 200 KB de "[" como arguments derrubavam o
+  // processo por estouro de pilha no dump que vira o texto dos argumentos.
+  CHECK(decode_error(reply_with_arguments(nested(100000))) ==
+        "resposta do modelo com JSON aninhado fundo demais (mais de 256 níveis)");
+  // Perto do limite (o envelope da resposta conta 7 níveis) ainda vale, e o
+  // objeto vira o texto dele, como sempre.
+  const ChatReply reply = decode_ok(reply_with_arguments(nested(240)));
+  CHECK(reply.message.tool_calls.at(0).arguments == nested(240));
+  // Colchetes dentro de textos não contam.
+  CHECK(decode_ok(reply_with_arguments(json(nested(1000)).dump()))
+            .message.tool_calls.at(0)
+            .arguments == nested(1000));
+}
+
+TEST_CASE("StreamDecoder chama de malformado um evento aninhado fundo demais") {
+  const hz::StreamError error = stream_error(
+      sse({chunk(R"({"tool_calls":[{"index":0,"id":"c","function":{"name":"x","arguments":)" +
+                 nested(100000) + "}}]}"),
+           "[DONE]"}));
+  CHECK(error.kind == hz::StreamError::Kind::malformed);
+  CHECK(error.message ==
+        "o streaming trouxe um evento com JSON aninhado fundo demais (mais de 256 níveis)");
+  // Um erro do provedor fundo demais também: a mensagem dele passaria por um dump.
+  CHECK(stream_error(sse({"{\"error\":" + nested(100000) + "}"})).message ==
+        "o streaming trouxe um evento com JSON aninhado fundo demais (mais de 256 níveis)");
+}
+
+TEST_CASE("json_deeper_than conta colchetes e chaves fora de textos, no texto e no json") {
+  CHECK_FALSE(hz::json_deeper_than(std::string_view("[{\"a\":[1]}]"), 3));
+  CHECK(hz::json_deeper_than(std::string_view("[{\"a\":[[1]]}]"), 3));
+  CHECK_FALSE(hz::json_deeper_than(std::string_view(R"(["[[[[\"[[[[", {}])"), 2));
+  CHECK_FALSE(hz::json_deeper_than(std::string_view("]]][]"), 1));
+  CHECK_FALSE(hz::json_deeper_than(json::parse("[{\"a\":[1]}]"), 3));
+  CHECK(hz::json_deeper_than(json::parse("[{\"a\":[[1]]}]"), 3));
+  CHECK_FALSE(hz::json_deeper_than(json(7), 0));
+  CHECK(hz::json_deeper_than(json::parse(nested(100000)), hz::kMaxJsonDepth));
 }

@@ -137,6 +137,15 @@ TEST_CASE("texto que não é JSON dá erro com linha e coluna") {
   CHECK(parse_error("") == "monday.json: não é JSON válido (linha 1, coluna 1)");
 }
 
+TEST_CASE("número grande demais para um double dá erro de JSON em vez de exceção") {
+  // Achado pelo fuzzing (fuzz/scenario.cpp): o nlohmann recusa 1e999 com
+  // out_of_range, que não é um parse_error.
+  CHECK(parse_error(R"({"steps": [{"delay_ms": 1e999}]})") ==
+        "monday.json: não é JSON válido (um número grande demais para um double)");
+  CHECK(parse_error(R"({"steps": [{"content": "x"}], "name": -1e400})") ==
+        "monday.json: não é JSON válido (um número grande demais para um double)");
+}
+
 TEST_CASE("erros no topo do cenário nomeiam o campo") {
   CHECK(parse_error("[]") == "monday.json: esperava um objeto JSON no topo");
   CHECK(parse_error(R"({"name": "x"})") == "monday.json: campo \"steps\": obrigatório");

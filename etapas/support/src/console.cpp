@@ -9,6 +9,7 @@
 #include <istream>
 #include <ostream>
 
+#include "hz/json_depth.hpp"
 #include "hz/terminal.hpp"
 #include "hz/text.hpp"
 
@@ -17,9 +18,13 @@ namespace hz::stage {
 bool ask_permission(std::istream& in, std::ostream& out, std::string_view tool_name,
                     const nlohmann::json& args) {
   // O conteúdo de um write_file pode ter milhares de linhas; a pergunta mostra
-  // o começo e o fim, o bastante para decidir.
+  // o começo e o fim, o bastante para decidir. Argumentos aninhados fundo
+  // demais estourariam a pilha do dump (veja hz/json_depth.hpp).
   const std::string shown =
-      truncate_middle(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 400);
+      json_deeper_than(args)
+          ? std::string("(argumentos aninhados fundo demais para mostrar)")
+          : truncate_middle(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                            400);
   out << "permitir " << printable(tool_name) << " " << printable(shown) << "? [s/N] " << std::flush;
   std::string answer;
   if (!std::getline(in, answer)) {
