@@ -74,6 +74,23 @@ CM
   echo "ok: trilha padrão solutions com solutions/ e exercises sem; trilha proof"
 }
 
+# O compile_commands.json da raiz segue a trilha ativa (o clangd do aluno abre
+# o código dele, não a resposta), e um arquivo de verdade ali não é tocado.
+check_clangd() {
+  local p="$tmp/c"
+  mkdir -p "$p/solutions" "$p/etapas"
+  cp "$root/hz" "$p/"
+  (cd "$p" && HZ_SKIP_DEPS=1 ./hz solutions >"$tmp/outc" 2>&1) || fail "./hz solutions falhou: $(cat "$tmp/outc")"
+  [[ -L "$p/compile_commands.json" && "$(readlink "$p/compile_commands.json")" == build/compile_commands.json ]] ||
+    fail "depois de ./hz solutions, compile_commands.json deveria apontar para build/: $(ls -l "$p")"
+  rm "$p/compile_commands.json"
+  echo '[]' >"$p/compile_commands.json"
+  (cd "$p" && HZ_SKIP_DEPS=1 ./hz solutions >"$tmp/outc" 2>&1) || fail "./hz solutions falhou: $(cat "$tmp/outc")"
+  [[ ! -L "$p/compile_commands.json" && "$(cat "$p/compile_commands.json")" == "[]" ]] ||
+    fail "um compile_commands.json de verdade na raiz não pode ser trocado"
+  echo "ok: compile_commands.json da raiz segue a trilha e respeita um arquivo de verdade"
+}
+
 # listing_block ARQUIVO COMENTÁRIO: o conteúdo do bloco cercado logo depois do comentário.
 listing_block() {
   awk -v c="$2" '
@@ -197,7 +214,7 @@ check_export() {
 }
 
 case "$mode" in
-  track) check_track ;;
+  track) check_track && check_clangd ;;
   export) check_export "${3:?falta o caminho do hz-course}" ;;
   *) fail "modo desconhecido: $mode" ;;
 esac
