@@ -79,8 +79,9 @@ StageList parse_stage_list(std::string_view text, std::string_view shown_path) {
     const std::size_t colon = line.find(':');
     const std::string name(trim(line.substr(0, colon)));
     if (!std::regex_match(name, kName)) {
-      list.error = at(shown_path, number, "nome de etapa inválido '" + name +
-                                              "' (formato: NN-nome, com minúsculas e '-')");
+      list.error =
+          at(shown_path, number,
+             "nome de etapa inválido '" + name + "' (formato: NN-nome, com minúsculas e '-')");
       return list;
     }
     if (list.find(name) != nullptr) {
@@ -88,8 +89,9 @@ StageList parse_stage_list(std::string_view text, std::string_view shown_path) {
       return list;
     }
     if (!list.stages.empty() && name <= list.stages.back().name) {
-      list.error = at(shown_path, number, "a etapa " + name + " vem depois de " +
-                                              list.stages.back().name + ": fora de ordem");
+      list.error =
+          at(shown_path, number,
+             "a etapa " + name + " vem depois de " + list.stages.back().name + ": fora de ordem");
       return list;
     }
     StageInfo stage{name, {}, number};
@@ -142,11 +144,14 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
   auto finish = [&]() {
     if (current == nullptr) return;
     const std::string where = at(shown_path, current_line, current->id + ": ");
-    if (current->chapter.empty()) catalog.errors.push_back(where + "falta a linha \"Capítulo: livro/NN-nome.md\"");
-    if (current->section.empty()) catalog.errors.push_back(where + "falta a linha \"Seção: <título exato>\"");
+    if (current->chapter.empty())
+      catalog.errors.push_back(where + "falta a linha \"Capítulo: livro/NN-nome.md\"");
+    if (current->section.empty())
+      catalog.errors.push_back(where + "falta a linha \"Seção: <título exato>\"");
     if (current->hints.size() < 2) {
-      catalog.errors.push_back(where + "uma escada de dicas precisa de pelo menos 2 dicas "
-                                       "(itens \"1. ...\", \"2. ...\")");
+      catalog.errors.push_back(where +
+                               "uma escada de dicas precisa de pelo menos 2 dicas "
+                               "(itens \"1. ...\", \"2. ...\")");
     }
   };
 
@@ -159,10 +164,11 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
       const std::size_t slash = id.find('/');
       if (slash == std::string::npos || id.substr(0, slash) != stage || slash + 1 == id.size() ||
           id.find(' ') != std::string::npos) {
-        catalog.errors.push_back(at(shown_path, number, "título \"## " + id +
-                                                            "\": esperava o id de um exercício da "
-                                                            "etapa, como \"## " +
-                                                            std::string(stage) + "/nome\""));
+        catalog.errors.push_back(at(shown_path, number,
+                                    "título \"## " + id +
+                                        "\": esperava o id de um exercício da "
+                                        "etapa, como \"## " +
+                                        std::string(stage) + "/nome\""));
         current = nullptr;
         continue;
       }
@@ -171,7 +177,11 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
         current = nullptr;
         continue;
       }
-      catalog.exercises.push_back({id, std::string(stage), "", "", {},
+      catalog.exercises.push_back({id,
+                                   std::string(stage),
+                                   "",
+                                   "",
+                                   {},
                                    std::string(shown_path) + ":" + std::to_string(number)});
       current = &catalog.exercises.back();
       current_line = number;
@@ -193,10 +203,9 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
     const int item = list_item(line, rest);
     if (item > 0) {
       if (item != static_cast<int>(current->hints.size()) + 1) {
-        catalog.errors.push_back(at(shown_path, number, "dica " + std::to_string(item) +
-                                                            " fora de ordem (esperava " +
-                                                            std::to_string(current->hints.size() + 1) +
-                                                            ")"));
+        catalog.errors.push_back(at(shown_path, number,
+                                    "dica " + std::to_string(item) + " fora de ordem (esperava " +
+                                        std::to_string(current->hints.size() + 1) + ")"));
       }
       current->hints.emplace_back(rest);
       in_item = true;
@@ -210,8 +219,9 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
       current->hints.back() += " " + std::string(trim(line));
       continue;
     }
-    catalog.errors.push_back(at(shown_path, number, "linha inesperada dentro de " + current->id +
-                                                        " (use Capítulo:, Seção: e dicas numeradas)"));
+    catalog.errors.push_back(at(shown_path, number,
+                                "linha inesperada dentro de " + current->id +
+                                    " (use Capítulo:, Seção: e dicas numeradas)"));
   }
   finish();
   return catalog;
@@ -233,7 +243,7 @@ Catalog read_catalog(const fs::path& root, const StageList& stages) {
 std::vector<std::string> check_sections(const fs::path& root, const Catalog& catalog) {
   std::vector<std::string> problems;
   std::map<std::string, std::set<std::string>> headings;  // capítulo -> títulos
-  std::set<std::string> missing;                           // capítulos que não existem
+  std::set<std::string> missing;                          // capítulos que não existem
   for (const ExerciseInfo& e : catalog.exercises) {
     if (e.chapter.empty() || e.section.empty()) continue;
     if (headings.count(e.chapter) == 0 && missing.count(e.chapter) == 0) {

@@ -50,7 +50,8 @@ constexpr const char* kUsage =
     "      exercício com falhas e o próximo passo (--junit: ctest --output-junit;\n"
     "      --tests-json: ctest --show-only=json-v1, que traz os rótulos de cada teste)\n"
     "  progress --root DIR --junit-dir DIR\n"
-    "      uma linha por etapa com relatório em DIR (<etapa>.xml e <etapa>.json) e o próximo passo\n"
+    "      uma linha por etapa com relatório em DIR (<etapa>.xml e <etapa>.json) e o próximo "
+    "passo\n"
     "  hint --root DIR --state ARQUIVO [--exercise ID | --junit-dir DIR] [--reset]\n"
     "      a próxima dica do exercício (sem --exercise: o primeiro não feito)\n"
     "  list --root DIR [--stage NN-nome]\n"
@@ -110,7 +111,8 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
 }
 
 int usage_error(std::ostream& err, const std::string& message) {
-  err << "hz-course: " << message << "\n" << "veja: hz-course help\n";
+  err << "hz-course: " << message << "\n"
+      << "veja: hz-course help\n";
   return 2;
 }
 
@@ -145,7 +147,8 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   const bool check = o.flags.count("--check") > 0;
   const bool force = o.flags.count("--force") > 0;
   const bool proof = o.values.count("--proof-out") > 0;
-  if (check && (force || proof)) return usage_error(err, "--check não combina com --force nem --proof-out");
+  if (check && (force || proof))
+    return usage_error(err, "--check não combina com --force nem --proof-out");
 
   if (!fs::is_directory(root / "solutions")) {
     return usage_error(err, "não achei " + (root / "solutions").generic_string() +
@@ -222,10 +225,18 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
     for (const std::vector<Drift>& drift : drifts) {
       for (const Drift& d : drift) {
         switch (d.kind) {
-          case Drift::Kind::missing: err << "  falta: " << d.path << "\n"; break;
-          case Drift::Kind::differs: err << "  difere: " << d.path << "\n"; break;
-          case Drift::Kind::mode: err << "  permissões diferem: " << d.path << "\n"; break;
-          case Drift::Kind::extra: err << "  sobrando: " << d.path << "\n"; break;
+          case Drift::Kind::missing:
+            err << "  falta: " << d.path << "\n";
+            break;
+          case Drift::Kind::differs:
+            err << "  difere: " << d.path << "\n";
+            break;
+          case Drift::Kind::mode:
+            err << "  permissões diferem: " << d.path << "\n";
+            break;
+          case Drift::Kind::extra:
+            err << "  sobrando: " << d.path << "\n";
+            break;
         }
       }
     }
@@ -290,9 +301,11 @@ int cmd_listings(const std::vector<std::string>& args, std::ostream& out, std::o
   const Options o = parse_options(args, {"--root", "--from"}, {"--check", "--update"});
   if (!o.error.empty()) return usage_error(err, o.error);
   const bool update = o.flags.count("--update") > 0;
-  if (update && o.flags.count("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  if (update && o.flags.count("--check"))
+    return usage_error(err, "use --check ou --update, não os dois");
   const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
-  if (!fs::is_directory(root)) return usage_error(err, "a raiz " + root.generic_string() + " não existe");
+  if (!fs::is_directory(root))
+    return usage_error(err, "a raiz " + root.generic_string() + " não existe");
   ListingSource source = ListingSource::solutions;
   if (o.values.count("--from")) {
     const std::string& from = o.values.at("--from");
@@ -317,7 +330,8 @@ int cmd_listings(const std::vector<std::string>& args, std::ostream& out, std::o
   return 1;
 }
 
-int cmd_passes_on_stubs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int cmd_passes_on_stubs(const std::vector<std::string>& args, std::ostream& out,
+                        std::ostream& err) {
   const Options o = parse_options(args, {"--list", "--junit", "--stage"}, {});
   if (!o.error.empty()) return usage_error(err, o.error);
   if (!o.values.count("--junit")) return usage_error(err, "falta --junit ARQUIVO");
@@ -346,9 +360,8 @@ int cmd_passes_on_stubs(const std::vector<std::string>& args, std::ostream& out,
 
   const Verdict v = judge_stubs(report.tests, allow);
   if (v.ok) {
-    out << label << ": " << plural(v.total, "teste", "testes") << "; "
-        << v.failing << (v.failing == 1 ? " falha" : " falham") << " com os stubs, "
-        << v.allowed_passing
+    out << label << ": " << plural(v.total, "teste", "testes") << "; " << v.failing
+        << (v.failing == 1 ? " falha" : " falham") << " com os stubs, " << v.allowed_passing
         << (v.allowed_passing == 1 ? " passa e está na lista\n" : " passam e estão na lista\n");
     return 0;
   }
@@ -446,7 +459,8 @@ int cmd_progress(const std::vector<std::string>& args, std::ostream& out, std::o
 // A escada de dicas. O estado (quantas dicas de cada exercício já foram
 // mostradas) fica num arquivo JSON pequeno, fora do repositório (no build).
 int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--exercise", "--state", "--junit-dir"}, {"--reset"});
+  const Options o =
+      parse_options(args, {"--root", "--exercise", "--state", "--junit-dir"}, {"--reset"});
   if (!o.error.empty()) return usage_error(err, o.error);
   if (!o.values.count("--state")) return usage_error(err, "falta --state ARQUIVO");
   const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
@@ -500,16 +514,20 @@ int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostre
     out << id << " — " << info->where() << "\n";
     if (shown >= total) {
       out << "Você já viu as " << total << " dicas deste exercício:\n";
-      for (int i = 0; i < total; ++i) out << "  " << i + 1 << ". " << info->hints[static_cast<std::size_t>(i)] << "\n";
+      for (int i = 0; i < total; ++i)
+        out << "  " << i + 1 << ". " << info->hints[static_cast<std::size_t>(i)] << "\n";
       out << "A resposta comentada está no capítulo, depois dos exercícios. Antes de ler, rode\n"
-             "./hz test " << id << " e leia a falha: ela mostra os dois lados.\n";
+             "./hz test "
+          << id << " e leia a falha: ela mostra os dois lados.\n";
     } else {
-      out << "Dica " << shown + 1 << " de " << total << ": " << info->hints[static_cast<std::size_t>(shown)] << "\n";
+      out << "Dica " << shown + 1 << " de " << total << ": "
+          << info->hints[static_cast<std::size_t>(shown)] << "\n";
       if (shown + 1 < total) out << "(./hz hint " << id << " de novo mostra a próxima)\n";
       state[id] = shown + 1;
     }
   }
-  fs::create_directories(state_path.parent_path().empty() ? fs::path(".") : state_path.parent_path());
+  fs::create_directories(state_path.parent_path().empty() ? fs::path(".")
+                                                          : state_path.parent_path());
   if (!write_file(state_path, state.dump(2) + "\n")) {
     err << "hz-course: não consegui gravar " << state_path.generic_string() << "\n";
     return 1;
@@ -535,14 +553,15 @@ int cmd_list(const std::vector<std::string>& args, std::ostream& out, std::ostre
 }
 
 // O plano de exercises/<stage>, ou uma mensagem de erro em err (código 2).
-int plan_for(const fs::path& root, const Course& course, const std::string& stage,
-             StagePlan& plan, std::ostream& err) {
+int plan_for(const fs::path& root, const Course& course, const std::string& stage, StagePlan& plan,
+             std::ostream& err) {
   if (course.stages.find(stage) == nullptr) {
     return usage_error(err, "etapa desconhecida: " + stage);
   }
   std::error_code ec;
   if (!fs::is_directory(root / "solutions" / stage, ec)) {
-    return usage_error(err, "a referência " + root.generic_string() + " não tem solutions/" + stage);
+    return usage_error(err,
+                       "a referência " + root.generic_string() + " não tem solutions/" + stage);
   }
   plan = plan_stage(root, stage, course.stages, course.catalog);
   if (!plan.errors.empty()) {
@@ -601,8 +620,9 @@ int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostr
   print_moves(out, "Já tinham o seu código (ficaram como estão):", report.already_written);
   print_moves(out, ("Ainda são stub em exercises/" + from + " (nada a levar):").c_str(),
               report.not_answered);
-  out << report.carried.size() << (report.carried.size() == 1 ? " região levada" : " regiões levadas")
-      << " para exercises/" << to << ".\n";
+  out << report.carried.size()
+      << (report.carried.size() == 1 ? " região levada" : " regiões levadas") << " para exercises/"
+      << to << ".\n";
   return report.errors.empty() ? 0 : 1;
 }
 
@@ -634,7 +654,8 @@ int cmd_stages(const std::vector<std::string>& args, std::ostream& out, std::ost
   const Options o = parse_options(args, {"--root", "--tree"}, {"--check", "--update"});
   if (!o.error.empty()) return usage_error(err, o.error);
   const bool update = o.flags.count("--update") > 0;
-  if (update && o.flags.count("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  if (update && o.flags.count("--check"))
+    return usage_error(err, "use --check ou --update, não os dois");
   const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
   const std::string tree = o.values.count("--tree") ? o.values.at("--tree") : "solutions";
   if (tree != "solutions" && tree != "exercises") {
@@ -659,7 +680,8 @@ int cmd_outputs(const std::vector<std::string>& args, std::ostream& out, std::os
   const Options o = parse_options(args, {"--root", "--chapter"}, {"--check", "--update"});
   if (!o.error.empty()) return usage_error(err, o.error);
   const bool update = o.flags.count("--update") > 0;
-  if (update && o.flags.count("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  if (update && o.flags.count("--check"))
+    return usage_error(err, "use --check ou --update, não os dois");
   const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
   const OutputReport report =
       check_outputs(root, update, o.values.count("--chapter") ? o.values.at("--chapter") : "");

@@ -85,8 +85,8 @@ std::string throw_line(const Region& r, const ExerciseInfo* info, std::string_vi
 // O stub inteiro de uma região: TODO, throw e FIM.
 std::string stub_text(const RegionScan& scan, const Region& r, const ExerciseInfo* info,
                       std::string_view nl) {
-  return todo_lines(r, nl) + throw_line(r, info, "throw hz::", nl) + r.indent +
-         "// FIM-EXERCICIO" + std::string(eol(scan.lines[r.close]));
+  return todo_lines(r, nl) + throw_line(r, info, "throw hz::", nl) + r.indent + "// FIM-EXERCICIO" +
+         std::string(eol(scan.lines[r.close]));
 }
 
 // O stub que o gerador escreveu para a região `r` de um exercício, refeito da
@@ -192,9 +192,8 @@ StubbedFile stub_out(std::string_view text, std::string_view shown_path, const S
       out.push_back(stub);
     } else {
       out.push_back(scan.lines[r.open]);
-      out.push_back(throw_line(r, info, "if (::hz::exercise_stubbed(" + cpp_string(r.id) +
-                                            ")) throw ::hz::",
-                               nl));
+      out.push_back(throw_line(
+          r, info, "if (::hz::exercise_stubbed(" + cpp_string(r.id) + ")) throw ::hz::", nl));
       for (std::size_t i = r.open + 1; i <= r.close; ++i) out.push_back(scan.lines[i]);
     }
     next = r.close + 1;
@@ -227,8 +226,8 @@ StubbedFile stub_out(std::string_view text, std::string_view shown_path, const S
 }
 
 bool is_marked_source(const fs::path& p) {
-  static const std::set<std::string> kExtensions = {".cpp", ".cc",  ".cxx", ".hpp", ".hh",
-                                                    ".hxx", ".h",   ".ipp", ".inl", ".tpp"};
+  static const std::set<std::string> kExtensions = {".cpp", ".cc", ".cxx", ".hpp", ".hh",
+                                                    ".hxx", ".h",  ".ipp", ".inl", ".tpp"};
   return kExtensions.count(p.extension().string()) > 0;
 }
 
@@ -453,8 +452,8 @@ std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan) {
   std::error_code ec;
   if (fs::is_directory(target, ec)) {
     std::vector<std::string> extra;
-    for (auto it = fs::recursive_directory_iterator(target); it != fs::recursive_directory_iterator();
-         ++it) {
+    for (auto it = fs::recursive_directory_iterator(target);
+         it != fs::recursive_directory_iterator(); ++it) {
       if (it->is_directory() && !it->is_symlink()) continue;
       const std::string rel = it->path().lexically_relative(target).generic_string();
       if (planned.count(rel) == 0) extra.push_back(display_path(root, it->path()));

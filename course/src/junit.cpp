@@ -30,7 +30,8 @@ bool attribute(std::string_view tag, std::string_view name, std::string& value) 
     const bool starts_word = pos > 0 && (tag[pos - 1] == ' ' || tag[pos - 1] == '\t' ||
                                          tag[pos - 1] == '\n' || tag[pos - 1] == '\r');
     std::size_t p = pos + name.size();
-    if (starts_word && p + 1 < tag.size() && tag[p] == '=' && (tag[p + 1] == '"' || tag[p + 1] == '\'')) {
+    if (starts_word && p + 1 < tag.size() && tag[p] == '=' &&
+        (tag[p + 1] == '"' || tag[p + 1] == '\'')) {
       const char quote = tag[p + 1];
       const std::size_t end = tag.find(quote, p + 2);
       if (end == std::string_view::npos) return false;
@@ -106,8 +107,9 @@ JunitReport parse_junit(std::string_view xml) {
     // Sem status (outros geradores de JUnit): falha ou skip como filho da tag.
     const std::size_t close = xml.find("</testcase>", end);
     const bool self_closed = tag.size() > 0 && tag.back() == '/';
-    const std::string_view inner =
-        self_closed || close == std::string_view::npos ? std::string_view() : xml.substr(end, close - end);
+    const std::string_view inner = self_closed || close == std::string_view::npos
+                                       ? std::string_view()
+                                       : xml.substr(end, close - end);
     TestStatus st = TestStatus::passed;
     if (status == "fail" || inner.find("<failure") != std::string_view::npos ||
         inner.find("<error") != std::string_view::npos) {
@@ -123,9 +125,8 @@ JunitReport parse_junit(std::string_view xml) {
     if (out_open != std::string_view::npos) {
       const std::size_t from = out_open + std::string_view("<system-out>").size();
       const std::size_t out_close = inner.find("</system-out>", from);
-      output = xml_unescape(inner.substr(from, out_close == std::string_view::npos
-                                                   ? std::string_view::npos
-                                                   : out_close - from));
+      output = xml_unescape(inner.substr(
+          from, out_close == std::string_view::npos ? std::string_view::npos : out_close - from));
     }
     report.tests.push_back({std::move(name), st, std::move(output)});
     pos = end;

@@ -166,8 +166,8 @@ std::vector<std::string> unified_diff(const std::vector<std::string>& expected,
   std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
   for (std::size_t i = n; i-- > 0;) {
     for (std::size_t j = m; j-- > 0;) {
-      lcs[i][j] = expected[i] == actual[j] ? lcs[i + 1][j + 1] + 1
-                                           : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+      lcs[i][j] =
+          expected[i] == actual[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     }
   }
   struct Op {
@@ -314,7 +314,8 @@ ListingReport check_listings(const fs::path& root, bool update, ListingSource so
       ++report.checked;
       if (!std::regex_match(trimmed, match, kComment)) {
         rewritten += lines[i++];
-        report.problems.push_back(where + ": comentário de listagem malformado (formato: <!-- "
+        report.problems.push_back(where +
+                                  ": comentário de listagem malformado (formato: <!-- "
                                   "listing: CAMINHO#REGIAO -->)");
         continue;
       }
@@ -339,7 +340,8 @@ ListingReport check_listings(const fs::path& root, bool update, ListingSource so
       while (close_line < lines.size() && !closes(body(lines[close_line]), open)) ++close_line;
       if (close_line == lines.size()) {
         report.problems.push_back(shown + ":" + std::to_string(open_line + 1) +
-                                  ": bloco de código da listagem " + spec + " sem cerca de fechamento");
+                                  ": bloco de código da listagem " + spec +
+                                  " sem cerca de fechamento");
         rewritten += lines[i++];
         continue;
       }
@@ -362,7 +364,8 @@ ListingReport check_listings(const fs::path& root, bool update, ListingSource so
         }
         report.problems.push_back(where + ": a listagem " + spec + " não bate com o código");
         report.problems.push_back("--- " + spec + " (código)");
-        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (documento)");
+        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) +
+                                  " (documento)");
         for (std::string& d : unified_diff(expected.lines, actual)) {
           report.problems.push_back(std::move(d));
         }

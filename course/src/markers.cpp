@@ -12,8 +12,8 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 }
 
 bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '_' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_' || c == '.';
 }
 
 bool is_name(std::string_view s) {
@@ -27,9 +27,9 @@ bool is_name(std::string_view s) {
 // Palavras que só aparecem em marcadores. Qualquer comentário que comece por
 // uma delas e não tenha a grafia exata é um marcador mal escrito.
 constexpr std::array<std::string_view, 12> kSuspicious = {
-    "EXERCICIO",     "EXERCÍCIO",      "EXERCISE",       "FIM-EXERCICIO",
-    "FIM-EXERCÍCIO", "FIM_EXERCICIO",  "FIM EXERCICIO",  "FIM EXERCÍCIO",
-    "END-EXERCISE",  "STUB",           "TODO EXERCICIO", "END-LISTING"};
+    "EXERCICIO",     "EXERCÍCIO",     "EXERCISE",       "FIM-EXERCICIO",
+    "FIM-EXERCÍCIO", "FIM_EXERCICIO", "FIM EXERCICIO",  "FIM EXERCÍCIO",
+    "END-EXERCISE",  "STUB",          "TODO EXERCICIO", "END-LISTING"};
 
 bool looks_like_marker(std::string_view after_slashes) {
   const std::string_view t = trim(after_slashes);
@@ -52,8 +52,9 @@ Marker unknown(std::string problem) {
 // "// listing: nome" e "# listing: nome" (o segundo para CMake e shell).
 Marker classify_listing(std::string_view t) {
   for (std::string_view lead : {std::string_view("// "), std::string_view("# ")}) {
-    for (auto [word, kind] : {std::pair{std::string_view("listing: "), MarkerKind::listing},
-                              std::pair{std::string_view("end-listing: "), MarkerKind::end_listing}}) {
+    for (auto [word, kind] :
+         {std::pair{std::string_view("listing: "), MarkerKind::listing},
+          std::pair{std::string_view("end-listing: "), MarkerKind::end_listing}}) {
       const std::string prefix = std::string(lead) + std::string(word);
       if (!starts_with(t, prefix)) continue;
       const std::string_view name = t.substr(prefix.size());
@@ -136,8 +137,8 @@ Marker classify_line(std::string_view line_body) {
 
 bool is_marker_line(std::string_view line_body) {
   const MarkerKind k = classify_line(line_body).kind;
-  return k == MarkerKind::exercise || k == MarkerKind::end_exercise ||
-         k == MarkerKind::listing || k == MarkerKind::end_listing;
+  return k == MarkerKind::exercise || k == MarkerKind::end_exercise || k == MarkerKind::listing ||
+         k == MarkerKind::end_listing;
 }
 
 }  // namespace hz::course

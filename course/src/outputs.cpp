@@ -29,9 +29,10 @@ std::string shell_quote(const std::string& s) {
 
 // Roda o comando e devolve o stdout (o stderr vai junto só se o comando pedir).
 std::string capture(const fs::path& root, const std::string& command, const fs::path& out_dir) {
-  const std::string line = "cd " + shell_quote(root.string()) + " && NO_COLOR=1 HZ_OUT=" +
-                           shell_quote(out_dir.string()) + " timeout 120 /bin/sh -c " +
-                           shell_quote(command) + " </dev/null 2>/dev/null";
+  const std::string line = "cd " + shell_quote(root.string()) +
+                           " && NO_COLOR=1 HZ_OUT=" + shell_quote(out_dir.string()) +
+                           " timeout 120 /bin/sh -c " + shell_quote(command) +
+                           " </dev/null 2>/dev/null";
   std::string out;
   FILE* pipe = popen(line.c_str(), "r");
   if (pipe == nullptr) return out;
@@ -151,7 +152,8 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
       rewritten += lines[i++];
       const std::size_t ticks = i < lines.size() ? fence_ticks(body(lines[i])) : 0;
       if (ticks == 0) {
-        report.problems.push_back(where + ": a saída precisa de um bloco cercado (```) logo abaixo");
+        report.problems.push_back(where +
+                                  ": a saída precisa de um bloco cercado (```) logo abaixo");
         continue;
       }
       const std::size_t open_line = i;
@@ -169,7 +171,8 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
       for (std::size_t q = open_line + 1; q < close_line; ++q) actual.emplace_back(body(lines[q]));
 
       const fs::path out_dir = fresh_dir();
-      const std::string captured = normalize_output(capture(root, command, out_dir), out_dir.string());
+      const std::string captured =
+          normalize_output(capture(root, command, out_dir), out_dir.string());
       fs::remove_all(out_dir, ec);
       std::vector<std::string> produced;
       for (const std::string& l : split_keep_eol(captured)) produced.emplace_back(body(l));
@@ -196,8 +199,10 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
         }
         report.problems.push_back(where + ": a saída de `" + command + "` mudou");
         report.problems.push_back("--- saída de agora");
-        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) + " (documento)");
-        for (std::string& d : unified_diff(expected, actual)) report.problems.push_back(std::move(d));
+        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) +
+                                  " (documento)");
+        for (std::string& d : unified_diff(expected, actual))
+          report.problems.push_back(std::move(d));
       }
       for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
       i = close_line + 1;

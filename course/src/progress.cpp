@@ -126,8 +126,8 @@ std::string next_step_line(const StageProgress& p) {
     return "Próximo: " + next->info->id +
            " não tem testes neste relatório (o build da etapa passou?)";
   }
-  return "Próximo: " + next->info->id + " — leia " + next->info->where() + "; teste com ./hz test " +
-         next->info->id + " (dica: ./hz hint " + next->info->id + ")";
+  return "Próximo: " + next->info->id + " — leia " + next->info->where() +
+         "; teste com ./hz test " + next->info->id + " (dica: ./hz hint " + next->info->id + ")";
 }
 
 std::string render_stage_report(const StageProgress& p, std::size_t max_failures) {
@@ -140,24 +140,31 @@ std::string render_stage_report(const StageProgress& p, std::size_t max_failures
     const char* mark = "✗";
     std::string note;
     switch (e.state) {
-      case ExerciseState::done: mark = "✓"; break;
-      case ExerciseState::not_started: mark = "·"; note = "  ainda é o stub"; break;
+      case ExerciseState::done:
+        mark = "✓";
+        break;
+      case ExerciseState::not_started:
+        mark = "·";
+        note = "  ainda é o stub";
+        break;
       case ExerciseState::failing:
         note = "  " + plural(static_cast<int>(e.failures.size()), "teste falha", "testes falham");
         if (first_failing == nullptr) first_failing = &e;
         break;
-      case ExerciseState::no_tests: note = "  nenhum teste rodou"; break;
+      case ExerciseState::no_tests:
+        note = "  nenhum teste rodou";
+        break;
     }
-    out << "  " << mark << " " << e.info->id << std::string(width - e.info->id.size(), ' ')
-        << "  " << e.passed << "/" << e.total << note << "\n";
+    out << "  " << mark << " " << e.info->id << std::string(width - e.info->id.size(), ' ') << "  "
+        << e.passed << "/" << e.total << note << "\n";
   }
   if (first_failing != nullptr) {
     out << "\nFalhas de " << first_failing->info->id << ":\n";
     std::size_t shown = 0;
     for (const TestResult* t : first_failing->failures) {
       if (shown++ == max_failures) {
-        out << "(e mais " << first_failing->failures.size() - max_failures
-            << ": ./hz test " << first_failing->info->id << " mostra todas)\n";
+        out << "(e mais " << first_failing->failures.size() - max_failures << ": ./hz test "
+            << first_failing->info->id << " mostra todas)\n";
         break;
       }
       out << "── " << t->name << "\n" << t->output;

@@ -44,8 +44,8 @@ RegionScan scan_regions(std::string_view text, std::string_view shown_path, Side
         return scan;
       }
       inside = true;
-      current = Region{m.stage + "/" + m.id, m.stage, m.text, std::string(leading_ws(content)), i,
-                       0};
+      current =
+          Region{m.stage + "/" + m.id, m.stage, m.text, std::string(leading_ws(content)), i, 0};
     } else if (m.kind == MarkerKind::end_exercise) {
       if (!inside) {
         scan.error = at(shown_path, i, "FIM-EXERCICIO sem a abertura da região antes");

@@ -73,9 +73,10 @@ ChainReport check_stage_chain(const fs::path& root, const StageList& stages, boo
         if (std::find(stage.changes.begin(), stage.changes.end(), rel) == stage.changes.end()) {
           report.problems.push_back(
               "solutions/" + stage.name + "/" + rel + " difere de solutions/" + previous.name +
-              "/" + rel + ", mas etapas/stages.txt não o lista entre as mudanças de " +
-              stage.name + " (uma correção feita numa etapa vai para as seguintes com "
-              "./hz propagate " + previous.name + ")");
+              "/" + rel + ", mas etapas/stages.txt não o lista entre as mudanças de " + stage.name +
+              " (uma correção feita numa etapa vai para as seguintes com "
+              "./hz propagate " +
+              previous.name + ")");
         }
       }
       for (const std::string& rel : stage.changes) {
@@ -99,8 +100,8 @@ ChainReport check_stage_chain(const fs::path& root, const StageList& stages, boo
       }
     } else {
       report.problems.push_back(display_path(root, diff_path) + (current ? " não é" : " falta: é") +
-                                " o diff de " + tree + "/" + previous.name + " para " + tree +
-                                "/" + stage.name + " (rode ./hz stages --update)");
+                                " o diff de " + tree + "/" + previous.name + " para " + tree + "/" +
+                                stage.name + " (rode ./hz stages --update)");
     }
   }
   return report;

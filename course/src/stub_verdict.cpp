@@ -24,12 +24,14 @@ AllowList parse_allow_list(std::string_view text, std::string_view shown_path) {
       return list;
     }
     if (reason.empty()) {
-      list.error = where + "falta o motivo de '" + test + "' (formato: <nome do TEST_CASE> | <motivo>)";
+      list.error =
+          where + "falta o motivo de '" + test + "' (formato: <nome do TEST_CASE> | <motivo>)";
       return list;
     }
     const auto [it, fresh] = seen.emplace(test, number);
     if (!fresh) {
-      list.error = where + "'" + test + "' repetido (já está na linha " + std::to_string(it->second) + ")";
+      list.error =
+          where + "'" + test + "' repetido (já está na linha " + std::to_string(it->second) + ")";
       return list;
     }
     list.entries.push_back({test, reason, number});

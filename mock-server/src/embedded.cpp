@@ -48,8 +48,8 @@ std::optional<Error> copy_tree(const fs::path& from, const fs::path& to) {
     if (ec) break;
   }
   if (ec) {
-    return Error{"não consegui copiar a fixture " + from.string() + " para " + to.string() +
-                 ": " + ec.message()};
+    return Error{"não consegui copiar a fixture " + from.string() + " para " + to.string() + ": " +
+                 ec.message()};
   }
   return std::nullopt;
 }

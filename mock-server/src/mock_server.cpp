@@ -97,7 +97,7 @@ struct MockServer::Impl {
   std::unique_ptr<httplib::Server> http;
   std::thread listener;
 
-  mutable std::mutex mutex;  // protege tudo abaixo
+  mutable std::mutex mutex;      // protege tudo abaixo
   std::condition_variable wake;  // acorda quem espera (Impl::wait) no stop()
   bool stopping = false;
   std::string host;
@@ -154,8 +154,9 @@ struct MockServer::Impl {
 };
 
 void MockServer::Impl::install_routes(httplib::Server& server) {
-  server.Post("/v1/chat/completions",
-              [this](const httplib::Request& req, httplib::Response& res) { handle_chat(req, res); });
+  server.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+    handle_chat(req, res);
+  });
   server.Get("/v1/models", [this](const httplib::Request& req, httplib::Response& res) {
     handle_models(req, res);
   });
@@ -175,7 +176,7 @@ void MockServer::Impl::install_routes(httplib::Server& server) {
   // Rotas desconhecidas também respondem no formato de erro da OpenAI. Só
   // preenche respostas sem corpo: os erros roteirizados já vêm prontos.
   httplib::Server::HandlerWithResponse on_error = [](const httplib::Request& req,
-                                                      httplib::Response& res) {
+                                                     httplib::Response& res) {
     if (!res.body.empty() || res.status != 404) return httplib::Server::HandlerResponse::Unhandled;
     res.set_content(detail::dump(detail::error_body(
                         "hz-mock: caminho desconhecido: " + req.method + " " + req.path +
@@ -286,8 +287,9 @@ void MockServer::Impl::handle_chat(const httplib::Request& req, httplib::Respons
     ordinal = ++chat_count;
     if (!body.is_object()) {
       failures.push_back("pedido " + std::to_string(ordinal) + ": o corpo não é um objeto JSON");
-      send_json(res, 400, detail::error_body("hz-mock: o corpo do pedido não é um objeto JSON",
-                                             "invalid_request_error"));
+      send_json(res, 400,
+                detail::error_body("hz-mock: o corpo do pedido não é um objeto JSON",
+                                   "invalid_request_error"));
       return;
     }
     const auto pick = pick_step(body, ordinal);

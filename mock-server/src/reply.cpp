@@ -19,8 +19,7 @@ json arguments_on_wire(const ScriptedToolCall& call, const Quirks& quirks) {
   return call.arguments;
 }
 
-json chunk(const ReplyContext& context, json delta, const json& finish_reason,
-           bool include_usage) {
+json chunk(const ReplyContext& context, json delta, const json& finish_reason, bool include_usage) {
   json choice = {{"index", 0},
                  {"delta", std::move(delta)},
                  {"logprobs", nullptr},
@@ -43,9 +42,7 @@ json usage_json(const ScriptedUsage& usage) {
           {"total_tokens", usage.prompt_tokens + usage.completion_tokens}};
 }
 
-bool is_continuation_byte(char c) {
-  return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U;
-}
+bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U; }
 
 }  // namespace
 
@@ -95,8 +92,8 @@ std::vector<ScriptedToolCall> resolve_tool_calls(const Step& step, const ReplyCo
 
 ScriptedUsage usage_for(const Step& step, const ReplyContext& context) {
   if (step.usage) return *step.usage;
-  std::size_t reply_bytes = step.content.size() + step.reasoning_content.size() +
-                            step.reasoning.size();
+  std::size_t reply_bytes =
+      step.content.size() + step.reasoning_content.size() + step.reasoning.size();
   for (const auto& call : step.tool_calls) reply_bytes += call.name.size() + call.arguments.size();
   ScriptedUsage usage;
   usage.prompt_tokens = tokens_for_bytes(context.request_bytes);
@@ -116,9 +113,9 @@ json completion_body(const Step& step, const ReplyContext& context) {
   if (!calls.empty()) {
     json wire_calls = json::array();
     for (const auto& call : calls) {
-      json wire = {{"type", "function"},
-                   {"function",
-                    {{"name", call.name}, {"arguments", arguments_on_wire(call, step.quirks)}}}};
+      json wire = {
+          {"type", "function"},
+          {"function", {{"name", call.name}, {"arguments", arguments_on_wire(call, step.quirks)}}}};
       if (!step.quirks.missing_ids) wire["id"] = call.id;
       wire_calls.push_back(std::move(wire));
     }
@@ -162,11 +159,11 @@ std::vector<std::string> stream_events(const Step& step, const ReplyContext& con
     // em pedaços: o cliente precisa juntá-los pelo índice.
     const json wire_arguments = arguments_on_wire(calls[i], step.quirks);
     const bool as_object = !wire_arguments.is_string();
-    json header = {{"index", i},
-                   {"type", "function"},
-                   {"function",
-                    {{"name", calls[i].name},
-                     {"arguments", as_object ? wire_arguments : json("")}}}};
+    json header = {
+        {"index", i},
+        {"type", "function"},
+        {"function",
+         {{"name", calls[i].name}, {"arguments", as_object ? wire_arguments : json("")}}}};
     if (!step.quirks.missing_ids) header["id"] = calls[i].id;
     push({{"tool_calls", json::array({std::move(header)})}}, nullptr);
     if (as_object) continue;

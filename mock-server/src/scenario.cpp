@@ -133,8 +133,8 @@ std::optional<Error> read_quirks(const json& value, const std::string& field, Qu
 std::optional<Error> read_tool_call(const json& value, std::size_t index, ScriptedToolCall* call,
                                     const Where& where) {
   const std::string prefix = "tool_calls[" + std::to_string(index) + "].";
-  if (!value.is_object()) return where.fail("tool_calls[" + std::to_string(index) + "]",
-                                            "esperava um objeto");
+  if (!value.is_object())
+    return where.fail("tool_calls[" + std::to_string(index) + "]", "esperava um objeto");
   if (auto e = reject_unknown(value, {"id", "name", "arguments"}, where, prefix)) return e;
   if (!value.contains("name")) return where.fail(prefix + "name", "obrigatório");
   if (auto e = read_text(value, "name", &call->name, where, prefix)) return e;
@@ -154,8 +154,7 @@ std::optional<Error> read_tool_call(const json& value, std::size_t index, Script
   return std::nullopt;
 }
 
-std::optional<Error> read_expectation(const json& value, Expectation* expect,
-                                      const Where& where) {
+std::optional<Error> read_expectation(const json& value, Expectation* expect, const Where& where) {
   if (!value.is_object()) return where.fail("expect", "esperava um objeto");
   if (auto e = reject_unknown(value,
                               {"message_count", "last_role", "last_contains", "contains",
@@ -418,8 +417,8 @@ std::string line_and_column(std::string_view text, std::size_t byte) {
   return "linha " + std::to_string(line) + ", coluna " + std::to_string(column);
 }
 
-std::optional<Error> read_workspace(const json& value, std::string_view origin,
-                                    Scenario* scenario, const Where& where) {
+std::optional<Error> read_workspace(const json& value, std::string_view origin, Scenario* scenario,
+                                    const Where& where) {
   if (!value.is_string() || value.get<std::string>().empty()) {
     return where.fail("workspace", "esperava o caminho de uma pasta");
   }
@@ -528,8 +527,8 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
   for (std::size_t i = 0; i < steps->size(); ++i) {
     Where step_where{where.file, static_cast<int>(i + 1)};
     if (i > 0 && scenario.steps.back().forever) {
-      return step_where.fail("", "nunca seria usado: o passo " + std::to_string(i) +
-                                     " repete para sempre");
+      return step_where.fail(
+          "", "nunca seria usado: o passo " + std::to_string(i) + " repete para sempre");
     }
     Step step;
     if (auto e = read_step((*steps)[i], quirks, &step, step_where)) return *e;

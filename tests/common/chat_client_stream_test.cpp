@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "hz/chat_client.hpp"
+#include "hz/testing/printing.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "local_server.hpp"
-#include "hz/testing/printing.hpp"
 
 using hz::ModelError;
 using hz::testing::LocalServer;

@@ -324,8 +324,7 @@ TEST_CASE("devcontainer.json é JSON válido e aponta para o Dockerfile e o comp
   const json& settings = vscode.at("settings");
   // O compile_commands.json da raiz é o link que o ./hz aponta para o build da
   // trilha ativa: o editor segue a trilha (build/ fixo levaria à resposta).
-  CHECK(settings.at("C_Cpp.default.compileCommands") ==
-        "${workspaceFolder}/compile_commands.json");
+  CHECK(settings.at("C_Cpp.default.compileCommands") == "${workspaceFolder}/compile_commands.json");
   const json& clangd = settings.at("clangd.arguments");
   CHECK(std::find(clangd.begin(), clangd.end(), "--compile-commands-dir=${workspaceFolder}") !=
         clangd.end());

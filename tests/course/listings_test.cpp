@@ -109,15 +109,17 @@ TEST_CASE("listings --check mostra o diff com arquivo e linha do capítulo") {
   const auto r = run_course({"listings", "--root", t.root().string(), "--check"});
   CHECK(r.code == 1);
   CHECK(r.out == "");
-  CHECK(r.err ==
-        "livro/01-loop.md:13: a listagem solutions/01-loop/greet.cpp#indented não bate com o código\n"
-        "--- solutions/01-loop/greet.cpp#indented (código)\n"
-        "+++ livro/01-loop.md:15 (documento)\n"
-        "@@ -1,2 +1,2 @@\n"
-        " int a = 1;\n"
-        "-  int b = 2;\n"
-        "+  int b = 3;\n"
-        "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings --update\n");
+  CHECK(
+      r.err ==
+      "livro/01-loop.md:13: a listagem solutions/01-loop/greet.cpp#indented não bate com o código\n"
+      "--- solutions/01-loop/greet.cpp#indented (código)\n"
+      "+++ livro/01-loop.md:15 (documento)\n"
+      "@@ -1,2 +1,2 @@\n"
+      " int a = 1;\n"
+      "-  int b = 2;\n"
+      "+  int b = 3;\n"
+      "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings "
+      "--update\n");
 }
 
 TEST_CASE("listings --check reclama de região inexistente e de bloco ausente") {
@@ -128,12 +130,14 @@ TEST_CASE("listings --check reclama de região inexistente e de bloco ausente") 
           "<!-- listing: solutions/a.cpp -->\n\n```cpp\nint a;\n```\n");
   const auto r = run_course({"listings", "--root", t.root().string(), "--check"});
   CHECK(r.code == 1);
-  CHECK(r.err ==
-        "livro/b.md:1: a região sumiu não existe em solutions/a.cpp (marque com // listing: sumiu e "
-        "// end-listing: sumiu)\n"
-        "livro/b.md:5: a listagem solutions/a.cpp precisa de um bloco cercado (```) logo na linha "
-        "seguinte\n"
-        "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings --update\n");
+  CHECK(
+      r.err ==
+      "livro/b.md:1: a região sumiu não existe em solutions/a.cpp (marque com // listing: sumiu e "
+      "// end-listing: sumiu)\n"
+      "livro/b.md:5: a listagem solutions/a.cpp precisa de um bloco cercado (```) logo na linha "
+      "seguinte\n"
+      "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings "
+      "--update\n");
 }
 
 TEST_CASE("listings --update reescreve só os blocos que mudaram") {
@@ -154,7 +158,8 @@ TEST_CASE("listings --update reescreve só os blocos que mudaram") {
 }
 
 TEST_CASE("unified_diff agrupa as mudanças com três linhas de contexto") {
-  const std::vector<std::string> a = {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"};
+  const std::vector<std::string> a = {"1", "2", "3", "4",  "5",  "6",
+                                      "7", "8", "9", "10", "11", "12"};
   std::vector<std::string> b = a;
   b[1] = "dois";
   b.erase(b.begin() + 10);
@@ -199,7 +204,8 @@ TEST_CASE("map_listing_spec troca solutions/ por exercises/ só com a fonte exer
         "common/solutions/x.cpp");
 }
 
-TEST_CASE("listings --update --from exercises mostra o stub e aponta o comentário para exercises/") {
+TEST_CASE(
+    "listings --update --from exercises mostra o stub e aponta o comentário para exercises/") {
   Tree t;
   t.write("exercises/01-loop/greet.cpp", kExerciseCode);
   t.write("livro/01-loop.md",
@@ -217,8 +223,8 @@ TEST_CASE("listings --update --from exercises mostra o stub e aponta o comentár
           "```\n");
   t.write("mock-server/x.json", "{}\n");
 
-  const auto check = run_course(
-      {"listings", "--root", t.root().string(), "--check", "--from", "exercises"});
+  const auto check =
+      run_course({"listings", "--root", t.root().string(), "--check", "--from", "exercises"});
   CHECK(check.code == 1);
   CHECK(check.err ==
         "livro/01-loop.md:3: a listagem exercises/01-loop/greet.cpp#greet não bate com o código\n"
@@ -231,10 +237,11 @@ TEST_CASE("listings --update --from exercises mostra o stub e aponta o comentár
         "-  // FIM-EXERCICIO\n"
         "+  return \"oi \" + std::to_string(n);\n"
         " }\n"
-        "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings --update\n");
+        "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings "
+        "--update\n");
 
-  const auto r = run_course(
-      {"listings", "--root", t.root().string(), "--update", "--from", "exercises"});
+  const auto r =
+      run_course({"listings", "--root", t.root().string(), "--update", "--from", "exercises"});
   CHECK(r.err == "");
   CHECK(r.out == "  atualizado: livro/01-loop.md\n2 listagens conferidas, 1 atualizada\n");
   CHECK(r.code == 0);
@@ -262,5 +269,6 @@ TEST_CASE("listings --from com valor desconhecido é erro de uso") {
   const auto r = run_course({"listings", "--root", t.root().string(), "--from", "respostas"});
   CHECK(r.code == 2);
   CHECK(r.err ==
-        "hz-course: --from deve ser solutions ou exercises (veio: respostas)\nveja: hz-course help\n");
+        "hz-course: --from deve ser solutions ou exercises (veio: respostas)\nveja: hz-course "
+        "help\n");
 }

@@ -76,9 +76,9 @@ TEST_CASE("passes-on-stubs conta no plural quando vários passam") {
 
 TEST_CASE("passes-on-stubs reprova teste que passa fora da lista e entradas velhas") {
   Tree t;
-  t.write("j.xml", junit({{"passa sozinho", "run"},
-                          {"listado mas falha", "fail"},
-                          {"nem compilou", "notrun"}}));
+  t.write(
+      "j.xml",
+      junit({{"passa sozinho", "run"}, {"listado mas falha", "fail"}, {"nem compilou", "notrun"}}));
   const std::string list = (t.root() / "p.txt").string();
   t.write("p.txt", "listado mas falha | antes passava\nsumiu | foi renomeado\n");
   const auto r = run_course({"passes-on-stubs", "--list", list, "--junit",
@@ -137,10 +137,12 @@ TEST_CASE("grade sem nenhum teste reprova e relatório ilegível é erro") {
   CHECK(vazio.out == "01-loop: 0/0 testes passando\n");
   CHECK(vazio.err == "01-loop: nenhum teste rodou (o rótulo 01-loop não tem testes?)\n");
   CHECK(vazio.code == 1);
-  const auto lixo = run_course({"grade", "--junit", (t.root() / "lixo.xml").string(), "--stage", "x"});
+  const auto lixo =
+      run_course({"grade", "--junit", (t.root() / "lixo.xml").string(), "--stage", "x"});
   CHECK(lixo.out == "");
-  CHECK(lixo.err == "hz-course: " + (t.root() / "lixo.xml").string() +
-                        ": não parece um relatório JUnit (falta <testsuite>)\nveja: hz-course help\n");
+  CHECK(lixo.err ==
+        "hz-course: " + (t.root() / "lixo.xml").string() +
+            ": não parece um relatório JUnit (falta <testsuite>)\nveja: hz-course help\n");
   CHECK(lixo.code == 2);
   const auto falta = run_course({"grade", "--junit", (t.root() / "vazio.xml").string()});
   CHECK(falta.err == "hz-course: falta --stage NN-nome\nveja: hz-course help\n");

@@ -129,7 +129,8 @@ Story run_story(test::Served& served, const Scenario& scenario, const fs::path& 
                      {"function", {{"name", name}, {"parameters", {{"type", "object"}}}}}});
   }
   for (int turn = 0; turn < max_turns; ++turn) {
-    json reply = served.chat({{"model", "hz-mock"}, {"messages", story.messages}, {"tools", tools}});
+    json reply =
+        served.chat({{"model", "hz-mock"}, {"messages", story.messages}, {"tools", tools}});
     story.replies.push_back(reply);
     const json message = reply["choices"][0]["message"];
     story.messages.push_back(message);
@@ -202,7 +203,8 @@ TEST_CASE("a história de quarta repete a mesma chamada e o teste falha sempre")
   }
   CHECK(ids.size() == 12);  // ids diferentes a cada volta, como num provedor real
   for (const auto& message : story.messages) {
-    if (message["role"] == "tool") CHECK(message["content"].get<std::string>().find("FALHOU") != std::string::npos);
+    if (message["role"] == "tool")
+      CHECK(message["content"].get<std::string>().find("FALHOU") != std::string::npos);
   }
   // Sem usage no roteiro, a estimativa cresce com o histórico.
   CHECK(story.replies.back()["usage"]["prompt_tokens"] >

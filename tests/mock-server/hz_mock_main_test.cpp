@@ -99,7 +99,8 @@ class Process {
     std::string text;
     char buffer[1024];
     ssize_t n = 0;
-    while ((n = read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+    while ((n = read(fd, buffer, sizeof buffer)) > 0)
+      text.append(buffer, static_cast<std::size_t>(n));
     return text;
   }
 

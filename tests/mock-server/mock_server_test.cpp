@@ -122,8 +122,8 @@ TEST_CASE("expectativas cumpridas deixam o roteiro seguir sem falhas") {
 
 // Uma expectativa que falha: HTTP 400 com a mensagem, e a mesma linha em failures().
 std::string expectation_failure(const std::string& expect, const json& body) {
-  Served served(test::scenario_from(R"({"steps": [{"expect": )" + expect +
-                                    R"(, "content": "x"}]})"));
+  Served served(
+      test::scenario_from(R"({"steps": [{"expect": )" + expect + R"(, "content": "x"}]})"));
   auto res = served.post(body);
   REQUIRE(res);
   CHECK(res->status == 400);
@@ -163,10 +163,10 @@ TEST_CASE("cada expectativa que falha diz passo esperado e o que veio") {
 TEST_CASE("content em partes também é conferido pelas expectativas") {
   Served served(test::scenario_from(
       R"({"steps": [{"expect": {"last_contains": "FALHOU"}, "content": "ok"}]})"));
-  json body = chat_request(json::array(
-      {{{"role", "user"},
-        {"content", json::array({{{"type", "text"}, {"text", "o teste FAL"}},
-                                 {{"type", "text"}, {"text", "HOU"}}})}}}));
+  json body = chat_request(
+      json::array({{{"role", "user"},
+                    {"content", json::array({{{"type", "text"}, {"text", "o teste FAL"}},
+                                             {{"type", "text"}, {"text", "HOU"}}})}}}));
   served.chat(body);
   CHECK(served.server().failures().empty());
 }

@@ -323,9 +323,7 @@ TEST_CASE("workspace relativo é resolvido contra a pasta do arquivo") {
   auto dir = std::filesystem::temp_directory_path() / "hz-mock-scenario-test";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "fixture");
-  {
-    std::ofstream(dir / "c.json") << R"({"workspace": "fixture", "steps": [{}]})";
-  }
+  { std::ofstream(dir / "c.json") << R"({"workspace": "fixture", "steps": [{}]})"; }
   auto loaded = load_scenario(dir / "c.json");
   REQUIRE(loaded.ok());
   CHECK(*loaded->workspace == dir / "fixture");

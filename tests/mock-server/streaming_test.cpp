@@ -65,7 +65,8 @@ Assembled assemble(const std::vector<std::string>& data) {
         const json& function = call["function"];
         if (function.contains("name")) slot["name"] = function["name"];
         if (function["arguments"].is_string()) {
-          slot["arguments"] = slot.value("arguments", "") + function["arguments"].get<std::string>();
+          slot["arguments"] =
+              slot.value("arguments", "") + function["arguments"].get<std::string>();
         } else {
           slot["arguments"] = function["arguments"];
         }
@@ -107,9 +108,8 @@ TEST_CASE("streaming de tool calls manda índice id nome e argumentos em pedaço
   CHECK(out.content == "Vou ler os dois arquivos.");
   CHECK(out.finish_reason == "tool_calls");
   REQUIRE(out.calls.size() == 2);
-  CHECK(out.calls[0] == json{{"id", "call_1"},
-                             {"name", "read_file"},
-                             {"arguments", R"({"path":"config.ini"})"}});
+  CHECK(out.calls[0] ==
+        json{{"id", "call_1"}, {"name", "read_file"}, {"arguments", R"({"path":"config.ini"})"}});
   CHECK(out.calls[1] == json{{"id", "call_2"},
                              {"name", "read_file"},
                              {"arguments", R"({"path":"test_login.sh"})"}});
@@ -129,7 +129,8 @@ TEST_CASE("streaming de tool calls manda índice id nome e argumentos em pedaço
     }
   }
   CHECK(argument_chunks >= 4);
-  CHECK(out.usage == json{{"prompt_tokens", 200}, {"completion_tokens", 45}, {"total_tokens", 245}});
+  CHECK(out.usage ==
+        json{{"prompt_tokens", 200}, {"completion_tokens", 45}, {"total_tokens", 245}});
 }
 
 TEST_CASE("com include_usage todo pedaço leva usage null e o penúltimo traz o uso") {
@@ -139,7 +140,8 @@ TEST_CASE("com include_usage todo pedaço leva usage null e o penúltimo traz o 
   CHECK(data.back() == "[DONE]");
   json usage_chunk = json::parse(data[data.size() - 2]);
   CHECK(usage_chunk["choices"] == json::array());
-  CHECK(usage_chunk["usage"] == json{{"prompt_tokens", 12}, {"completion_tokens", 6}, {"total_tokens", 18}});
+  CHECK(usage_chunk["usage"] ==
+        json{{"prompt_tokens", 12}, {"completion_tokens", 6}, {"total_tokens", 18}});
   json finish_chunk = json::parse(data[data.size() - 3]);
   CHECK(finish_chunk["choices"][0]["delta"] == json::object());
   CHECK(finish_chunk["choices"][0]["finish_reason"] == "stop");

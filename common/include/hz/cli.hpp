@@ -19,8 +19,7 @@ class FlagParser {
   void add_string(std::string name, std::string* target, std::string help,
                   std::string metavar = "TEXTO");
   void add_int(std::string name, int* target, std::string help, std::string metavar = "N");
-  void add_double(std::string name, double* target, std::string help,
-                  std::string metavar = "X");
+  void add_double(std::string name, double* target, std::string help, std::string metavar = "X");
   void add_bool(std::string name, bool* target, std::string help);
 
   // Verdadeiro se --help foi pedido (o main imprime usage() e sai com 0).

@@ -19,7 +19,8 @@ struct Error {
 template <class T, class E = Error>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: conversão implícita desejada
+  Result(T value)
+      : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: conversão implícita desejada
   Result(E error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
   bool ok() const { return state_.index() == 0; }

@@ -41,8 +41,8 @@ std::ostream& operator<<(std::ostream& out, const std::vector<ToolCall>& calls) 
 
 std::ostream& operator<<(std::ostream& out, const SseEvent& event) {
   return out << "SseEvent{event=" << testing::quoted(event.event)
-             << ", data=" << testing::quoted(event.data) << ", error=" << testing::quoted(event.error)
-             << "}";
+             << ", data=" << testing::quoted(event.data)
+             << ", error=" << testing::quoted(event.error) << "}";
 }
 
 std::ostream& operator<<(std::ostream& out, const std::vector<SseEvent>& events) {
@@ -53,13 +53,20 @@ std::ostream& operator<<(std::ostream& out, const std::vector<SseEvent>& events)
 
 std::ostream& operator<<(std::ostream& out, ModelError::Kind kind) {
   switch (kind) {
-    case ModelError::Kind::connection: return out << "connection";
-    case ModelError::Kind::timeout: return out << "timeout";
-    case ModelError::Kind::http: return out << "http";
-    case ModelError::Kind::malformed: return out << "malformed";
-    case ModelError::Kind::idle: return out << "idle";
-    case ModelError::Kind::too_large: return out << "too_large";
-    case ModelError::Kind::aborted: return out << "aborted";
+    case ModelError::Kind::connection:
+      return out << "connection";
+    case ModelError::Kind::timeout:
+      return out << "timeout";
+    case ModelError::Kind::http:
+      return out << "http";
+    case ModelError::Kind::malformed:
+      return out << "malformed";
+    case ModelError::Kind::idle:
+      return out << "idle";
+    case ModelError::Kind::too_large:
+      return out << "too_large";
+    case ModelError::Kind::aborted:
+      return out << "aborted";
   }
   return out << "?";
 }
@@ -72,11 +79,21 @@ std::string quoted(std::string_view text) {
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           char buffer[8];
@@ -101,8 +118,8 @@ std::string first_difference(const std::vector<Message>& actual,
     return out.str();
   }
   if (actual.size() == expected.size()) return "iguais";
-  out << "as primeiras " << common << " mensagens são iguais, mas veio "
-      << actual.size() << " e eram esperadas " << expected.size();
+  out << "as primeiras " << common << " mensagens são iguais, mas veio " << actual.size()
+      << " e eram esperadas " << expected.size();
   return out.str();
 }
 

@@ -50,7 +50,7 @@ struct ExerciseInfo {
   std::string chapter;  // "livro/01-loop.md"
   std::string section;  // "Exercício 4 — O despacho"
   std::vector<std::string> hints;
-  std::string source;   // "exercises/01-loop/hints.md:12", para mensagens
+  std::string source;  // "exercises/01-loop/hints.md:12", para mensagens
 
   // livro/01-loop.md, "Exercício 4 — O despacho": para onde o stub manda ler.
   std::string where() const;

@@ -33,13 +33,13 @@ struct StubContext {
 };
 
 struct StubbedFile {
-  std::string text;                          // o texto do exercício
-  std::vector<std::string> exercise_ids;     // na ordem do arquivo
-  std::vector<int> exercise_lines;           // linha (a partir de 1) de cada abertura
-  std::map<std::string, std::string> stubs;  // id -> o texto do stub (da abertura ao fim)
+  std::string text;                            // o texto do exercício
+  std::vector<std::string> exercise_ids;       // na ordem do arquivo
+  std::vector<int> exercise_lines;             // linha (a partir de 1) de cada abertura
+  std::map<std::string, std::string> stubs;    // id -> o texto do stub (da abertura ao fim)
   std::map<std::string, std::string> answers;  // id -> o corpo da resposta na solução
   std::map<std::string, std::string> filled;   // id -> o stub com a resposta no lugar do throw
-  std::string error;                         // vazio se ok; senão "arquivo:linha: mensagem"
+  std::string error;                           // vazio se ok; senão "arquivo:linha: mensagem"
 };
 
 StubbedFile stub_out(std::string_view text, std::string_view shown_path, const StubContext& ctx);
@@ -49,9 +49,9 @@ StubbedFile stub_out(std::string_view text, std::string_view shown_path, const S
 bool is_marked_source(const std::filesystem::path& p);
 
 struct PlannedFile {
-  std::string rel;               // relativo a solutions/NN e a exercises/NN, com '/'
+  std::string rel;  // relativo a solutions/NN e a exercises/NN, com '/'
   std::string content;
-  std::filesystem::perms perms;  // copiadas da solução
+  std::filesystem::perms perms;                // copiadas da solução
   std::map<std::string, std::string> stubs;    // id -> stub (para reconhecer um stub intocado)
   std::map<std::string, std::string> answers;  // id -> resposta (para a prova)
   std::map<std::string, std::string> filled;   // id -> região com a resposta (para a correção)
@@ -59,9 +59,9 @@ struct PlannedFile {
 
 struct StagePlan {
   std::string stage;
-  std::vector<PlannedFile> files;  // em ordem de `rel`
-  int exercises = 0;               // regiões no núcleo (de todas as etapas até esta)
-  int own_exercises = 0;           // regiões desta etapa
+  std::vector<PlannedFile> files;   // em ordem de `rel`
+  int exercises = 0;                // regiões no núcleo (de todas as etapas até esta)
+  int own_exercises = 0;            // regiões desta etapa
   std::vector<std::string> errors;  // "arquivo:linha: mensagem"
 };
 

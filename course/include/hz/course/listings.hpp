@@ -23,10 +23,10 @@ std::vector<std::string> unified_diff(const std::vector<std::string>& expected,
                                       const std::vector<std::string>& actual);
 
 struct ListingReport {
-  int checked = 0;                     // listagens encontradas
-  int updated = 0;                     // blocos reescritos (só com update)
+  int checked = 0;  // listagens encontradas
+  int updated = 0;  // blocos reescritos (só com update)
   std::vector<std::string> files_updated;
-  std::vector<std::string> problems;   // linhas prontas para imprimir
+  std::vector<std::string> problems;  // linhas prontas para imprimir
 };
 
 // De onde vêm as listagens que o livro marca com "solutions/...".

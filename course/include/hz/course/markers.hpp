@@ -18,10 +18,10 @@ enum class MarkerKind { none, exercise, todo, end_exercise, listing, end_listing
 
 struct Marker {
   MarkerKind kind = MarkerKind::none;
-  std::string stage;        // exercise/todo: "01-loop"
-  std::string id;           // exercise/todo: "loop"; listing/end_listing: nome da região
-  std::string text;         // exercise/todo: a instrução
-  std::string problem;      // unknown: o que está errado, em português
+  std::string stage;    // exercise/todo: "01-loop"
+  std::string id;       // exercise/todo: "loop"; listing/end_listing: nome da região
+  std::string text;     // exercise/todo: a instrução
+  std::string problem;  // unknown: o que está errado, em português
 };
 
 // Classifica o corpo de uma linha (sem terminador).

@@ -6,7 +6,8 @@
 //
 // No livro, um comentário HTML logo antes de um bloco cercado:
 //   <!-- output: build/bin/hz-01-loop --scenario wednesday --max-turns 5 2>&1 >/dev/null -->
-//   <!-- output lines=1-4,...,-1: build/bin/hz-01-loop --trace "$HZ_OUT/t.jsonl" >/dev/null 2>&1; cat "$HZ_OUT/t.jsonl" -->
+//   <!-- output lines=1-4,...,-1: build/bin/hz-01-loop --trace "$HZ_OUT/t.jsonl" >/dev/null 2>&1;
+//   cat "$HZ_OUT/t.jsonl" -->
 // O comando roda com /bin/sh na raiz do repositório, com NO_COLOR=1, a entrada
 // vazia e HZ_OUT numa pasta temporária nova; o bloco é o stdout dele, depois
 // de trocar o que muda a cada execução (porta do mock, pastas temporárias)

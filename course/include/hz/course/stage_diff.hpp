@@ -30,7 +30,7 @@ std::string stage_diff(const std::filesystem::path& root, const std::string& tre
                        std::vector<std::string>* changed = nullptr);
 
 struct ChainReport {
-  std::vector<std::string> problems;      // prontos para imprimir
+  std::vector<std::string> problems;       // prontos para imprimir
   std::vector<std::string> diffs_written;  // com update
   int pairs = 0;
 };

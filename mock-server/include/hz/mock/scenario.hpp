@@ -128,7 +128,7 @@ enum class Selection {
 struct Scenario {
   std::string name;
   std::string description;
-  std::string prompt;  // pedido padrão do demo
+  std::string prompt;                              // pedido padrão do demo
   std::optional<std::filesystem::path> workspace;  // fixture, caminho absoluto
   std::string model = "hz-mock";                   // anunciado em /v1/models
   Selection select = Selection::by_request;
