@@ -77,7 +77,9 @@ struct Observation {
   std::string name{};             // nome da ferramenta: isenções e o texto do aviso
   std::string call_id{};          // para o trace
   // A chamada ao modelo, no turno (1, 2, ...), que pediu esta tool call.
-  // Tool calls paralelas de uma resposta têm o mesmo step.
+  // Tool calls paralelas de uma resposta têm o mesmo step. O detector só para
+  // o turno num step posterior ao do aviso: quem observa precisa numerar os
+  // steps (com todos iguais, ele avisaria e nunca pararia).
   int step = 0;
 
   bool operator==(const Observation&) const = default;
