@@ -31,9 +31,9 @@ std::optional<nlohmann::json> parse_arguments(const std::string& text) {
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
-  for (const std::string& part : parts) {
-    if (!out.empty()) out += separator;
-    out += part;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
   }
   return out;
 }
