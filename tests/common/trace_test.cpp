@@ -254,10 +254,10 @@ TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal"
 TEST_CASE("render_human escapa DEL e C1 que o JSON de um campo deixa passar") {
   // Achado pelo fuzzing (fuzz/trace.cpp): o dump do nlohmann escapa ESC
   // como \u001b, mas manda U+009B (o CSI de 8 bits) e DEL crus.
-  CHECK(hz::render_human({{"event", "retry"},
+  CHECK(hz::render_human({{"event", "pausa"},
                           {"detalhe",
                            "\xc2\x9b"
-                           "2J\x7f"}}) == R"(· retry {"detalhe":"\u009b2J\x7f"})");
+                           "2J\x7f"}}) == R"(· pausa {"detalhe":"\u009b2J\x7f"})");
   CHECK(hz::render_human({{"event", "tool_start"},
                           {"name", "ler"},
                           {"arguments",
