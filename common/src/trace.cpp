@@ -138,14 +138,54 @@ std::string render_model_error(const json& event) {
   return line;
 }
 
+// Os nomes de um ciclo ("run_shell → read_file"), de um campo que deveria
+// ser uma lista de textos.
+std::string cycle_names(const json& event) {
+  auto it = event.find("cycle");
+  if (it == event.end() || !it->is_array()) return "?";
+  std::string names;
+  for (const json& name : *it) {
+    names += (names.empty() ? "" : " → ") +
+             (name.is_string() ? printable(name.get<std::string>()) : printable(dump(name)));
+  }
+  return names.empty() ? "?" : names;
+}
+
+// Etapa 03: como o detector classificou uma tool call que não era nova.
+std::string render_tool_repetition(const json& event) {
+  const std::string kind = text(event, "repetition");
+  const std::string line = "  ↻ " + text(event, "name");
+  if (kind == "repeat") {
+    return line + ": repetição " + std::to_string(integer(event, "repeat_count")) + "/" +
+           std::to_string(integer(event, "threshold")) + " (mesma chamada, mesmo resultado)";
+  }
+  if (kind == "progress") return line + ": mesma chamada, resultado novo (progresso)";
+  if (kind == "cycle") return line + ": ciclo (a mesma sequência, com os mesmos resultados)";
+  return line + ": " + kind;
+}
+
+// O que travou: "run_shell 3 vezes com o mesmo resultado" ou o ciclo.
+std::string stuck_call(const json& event) {
+  if (text(event, "kind") == "cycle") {
+    return "o ciclo " + cycle_names(event) + " duas vezes com os mesmos resultados";
+  }
+  return text(event, "name") + " " + std::to_string(integer(event, "count")) +
+         " vezes com o mesmo resultado";
+}
+
 Tint tint_of(const json& event) {
   const std::string name = text(event, "event");
   if (name == "model_request" || name == "model_response") return Tint::cyan;
   if (name == "tool_start") return Tint::yellow;
   if (name == "tool_end") return flag(event, "ok") ? Tint::green : Tint::red;
   if (name == "turn_end") return Tint::bold;
-  if (name == "model_error" || name == "tool_skipped") return Tint::red;
-  if (name == "retry" || name == "stream_fallback" || name == "note") return Tint::yellow;
+  if (name == "model_error" || name == "tool_skipped" || name == "repetition_stop") {
+    return Tint::red;
+  }
+  if (name == "retry" || name == "stream_fallback" || name == "note" || name == "tool_repetition" ||
+      name == "repetition_warning") {
+    return Tint::yellow;
+  }
   return Tint::dim;
 }
 
@@ -178,6 +218,13 @@ std::string render_human(const json& event) {
     return "  ⊘ " + text(event, "name") + " não rodou (" + text(event, "outcome") + ")";
   }
   if (name == "note") return "  ⚑ nota ao modelo: " + brief(text(event, "text"), 1, 200);
+  if (name == "tool_repetition") return render_tool_repetition(event);
+  if (name == "repetition_warning") {
+    return "  ⚠ repetição: " + stuck_call(event) + "; aviso ao modelo (se repetir, o turno para)";
+  }
+  if (name == "repetition_stop") {
+    return "  ⚠ repetição depois do aviso: " + stuck_call(event) + "; o turno para";
+  }
 
   json rest = event;
   rest.erase("event");

@@ -42,13 +42,13 @@ TEST_CASE("find_scenario com nome desconhecido lista os disponíveis") {
   auto missing = find_scenario("sexta");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().message == "cenário \"sexta\" não existe em " + scenario_dir().string() +
-                                       " (disponíveis: monday, wednesday; ou passe o caminho de "
-                                       "um arquivo .json)");
+                                       " (disponíveis: monday, wednesday, wednesday-cycle; ou "
+                                       "passe o caminho de um arquivo .json)");
   auto no_file = find_scenario("/nao/existe.json");
   REQUIRE_FALSE(no_file.ok());
   CHECK(no_file.error().message ==
         "cenário \"/nao/existe.json\": arquivo não encontrado (nomes embutidos: monday, "
-        "wednesday)");
+        "wednesday, wednesday-cycle)");
 }
 
 TEST_CASE("copy_fixture_to_temp faz uma cópia nova com o bit de execução") {

@@ -2,8 +2,9 @@
 // (JSONL, um objeto por linha com o campo "event").
 //
 // As etapas emitem eventos; este módulo só escreve. Eventos conhecidos
-// (model_request, model_response, tool_start, tool_end, turn_end e, da
-// etapa 02, model_error, retry, stream_fallback, tool_skipped e note) têm uma
+// (model_request, model_response, tool_start, tool_end, turn_end; da
+// etapa 02, model_error, retry, stream_fallback, tool_skipped e note; da
+// etapa 03, tool_repetition, repetition_warning e repetition_stop) têm uma
 // linha humana própria; os demais aparecem de forma genérica.
 #pragma once
 

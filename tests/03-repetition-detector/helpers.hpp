@@ -1,0 +1,75 @@
+// Ajudantes dos testes do detector: como os tipos dele aparecem numa falha e
+// observações fáceis de montar.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "hz/testing/printing.hpp"
+#include "repetition.hpp"
+
+namespace hz {
+
+// O doctest acha estes operator<< pelo namespace dos tipos: uma falha mostra
+// "Verdict{kind=repeat, count=2, ...}" em vez de "{?}".
+inline std::ostream& operator<<(std::ostream& out, Repetition kind) {
+  return out << to_string(kind);
+}
+
+inline std::ostream& operator<<(std::ostream& out, Action action) {
+  return out << to_string(action);
+}
+
+inline std::ostream& operator<<(std::ostream& out, const Verdict& verdict) {
+  out << "Verdict{kind=" << verdict.kind << ", count=" << verdict.count
+      << ", stuck=" << (verdict.stuck ? "true" : "false") << ", action=" << verdict.action;
+  if (verdict.period != 0 || !verdict.cycle.empty()) {
+    out << ", period=" << verdict.period << ", cycle=[";
+    for (std::size_t i = 0; i < verdict.cycle.size(); ++i) {
+      out << (i > 0 ? ", " : "") << verdict.cycle[i];
+    }
+    out << "]";
+  }
+  return out << ", name=" << testing::quoted(verdict.name)
+             << ", ok=" << (verdict.ok ? "true" : "false") << "}";
+}
+
+inline std::ostream& operator<<(std::ostream& out, const Observation& seen) {
+  return out << "Observation{name=" << testing::quoted(seen.name) << ", key=" << seen.key
+             << ", result_hash=" << seen.result_hash << ", ok=" << (seen.ok ? "true" : "false")
+             << ", step=" << seen.step << "}";
+}
+
+}  // namespace hz
+
+namespace hz::testing {
+
+// Uma observação sintética: a chamada é a letra (A, B, ...) e o resultado, um
+// número. Para os testes que não dependem de call_key.
+inline Observation seen(char call, std::uint64_t result = 1, int step = 0) {
+  Observation observation;
+  observation.key = static_cast<std::uint64_t>(call);
+  observation.result_hash = result;
+  observation.name = std::string(1, call);
+  observation.step = step;
+  return observation;
+}
+
+inline std::vector<Observation> seen_all(std::string_view calls) {
+  std::vector<Observation> all;
+  for (const char call : calls) all.push_back(seen(call));
+  return all;
+}
+
+// Uma observação de verdade: a chamada `name(arguments)` respondida com `result`.
+inline Observation called(std::string name, std::string arguments, std::string_view result,
+                          int step, bool ok = true) {
+  const ToolCall call{"call_" + std::to_string(step), std::move(name), std::move(arguments)};
+  return observation_of(call, result, ok, step);
+}
+
+}  // namespace hz::testing

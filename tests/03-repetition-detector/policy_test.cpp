@@ -1,0 +1,233 @@
+// O detector entrando pela política: Brakes::after_step observa as tool calls
+// do passo (TurnState::last_calls e last_results, que a etapa 02 já expunha),
+// avisa com uma nota, para com repetition e conta tudo no trace. A ordem entre
+// os freios segue a precedência de outcome.hpp.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../02-brakes/helpers.hpp"
+#include "budget.hpp"
+#include "policy.hpp"
+#include "repetition.hpp"
+
+using hz::Decision;
+using hz::Message;
+using hz::Outcome;
+using hz::RepetitionConfig;
+using hz::ToolCall;
+using hz::TurnState;
+using hz::test01::event_difference;
+using hz::test01::event_names;
+using hz::test02::FakeClock;
+using nlohmann::json;
+using std::chrono::milliseconds;
+
+namespace {
+
+std::string shown_decision(const Decision& decision) {
+  switch (decision.kind) {
+    case Decision::Kind::proceed:
+      return "segue";
+    case Decision::Kind::proceed_with_note:
+      return "segue com nota: " + decision.note;
+    case Decision::Kind::stop:
+      return "para: " + std::string(hz::to_string(decision.outcome));
+  }
+  return "?";
+}
+
+// O aviso para run_shell repetida `count` vezes (o texto de nudge_text).
+std::string nudge(const std::string& name, int count) {
+  return "[aviso do harness] Você chamou " + name + " " + std::to_string(count) +
+         " vezes com os mesmos argumentos e recebeu sempre o mesmo resultado: repetir a chamada "
+         "não traz nada novo. Mude de abordagem (outros argumentos, outra ferramenta) ou, se não "
+         "houver como avançar, pare e explique ao usuário o que tentou e onde travou. Se "
+         "repetir, o turno será encerrado.";
+}
+
+// Os freios com o detector padrão (janela 5, limiar 3), sem teto, sem prazo.
+struct Rig {
+  explicit Rig(std::optional<RepetitionConfig> repetition = RepetitionConfig{},
+               const hz::Budget* budget = nullptr, milliseconds deadline = milliseconds(0))
+      : brakes(budget, deadline, &cancel, clock, std::move(repetition), &recorded.trace()) {
+    state.started = clock.now();
+  }
+
+  // Um passo: o modelo pediu `calls` e cada uma recebeu o texto de `results`.
+  Decision step(const std::vector<std::pair<ToolCall, std::string>>& calls) {
+    ++state.model_calls;
+    state.last_calls.clear();
+    state.last_results.clear();
+    for (const auto& [call, result] : calls) {
+      state.last_calls.push_back(call);
+      state.last_results.push_back(Message::tool(call.id, result));
+    }
+    return brakes.after_step(state);
+  }
+
+  // O passo de uma chamada só, com id próprio ("c1", "c2"...), como o provedor manda.
+  Decision step(const std::string& name, const std::string& arguments, const std::string& result) {
+    const std::string id = "c" + std::to_string(state.model_calls + 1);
+    return step({{ToolCall{id, name, arguments}, result}});
+  }
+
+  FakeClock clock;
+  std::atomic<bool> cancel{false};
+  hz::test01::RecordedTrace recorded;
+  hz::Brakes brakes;
+  TurnState state;
+};
+
+const std::string kTest = R"({"command":"sh test_login.sh"})";
+const std::string kFailure = "test_login ... FALHOU\n  conexão recusada";
+
+}  // namespace
+
+TEST_CASE("sem detector (o padrão da etapa 02), a mesma chamada repetida só segue") {
+  Rig rig(std::nullopt);
+  for (int i = 0; i < 6; ++i) {
+    CAPTURE(i);
+    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+  }
+  CHECK(rig.recorded.events().empty());
+}
+
+TEST_CASE("a política avisa na terceira chamada igual e para na quarta com repetition") {
+  Rig rig;
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) ==
+        "segue com nota: " + nudge("run_shell", 3));
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: repetition");
+  const std::vector<json> expected{
+      {{"event", "tool_repetition"},
+       {"turn", 2},
+       {"call_id", "c2"},
+       {"name", "run_shell"},
+       {"repetition", "repeat"},
+       {"repeat_count", 2},
+       {"threshold", 3}},
+      {{"event", "tool_repetition"}, {"turn", 3}, {"repetition", "repeat"}, {"repeat_count", 3}},
+      {{"event", "repetition_warning"},
+       {"turn", 3},
+       {"call_id", "c3"},
+       {"name", "run_shell"},
+       {"count", 3},
+       {"kind", "same"}},
+      {{"event", "tool_repetition"}, {"turn", 4}, {"repetition", "repeat"}, {"repeat_count", 4}},
+      {{"event", "repetition_stop"},
+       {"turn", 4},
+       {"call_id", "c4"},
+       {"name", "run_shell"},
+       {"count", 4},
+       {"kind", "same"}},
+  };
+  CHECK(event_difference(rig.recorded.events(), expected) == "iguais");
+}
+
+TEST_CASE("a política conta no trace o progresso, e a chamada nova não aparece") {
+  Rig rig;
+  CHECK(shown_decision(rig.step("run_shell", R"({"command":"make"})", "compilando 10%")) ==
+        "segue");
+  CHECK(shown_decision(rig.step("run_shell", R"({"command":"make"})", "compilando 60%")) ==
+        "segue");
+  const std::vector<json> expected{{{"event", "tool_repetition"},
+                                    {"turn", 2},
+                                    {"name", "run_shell"},
+                                    {"repetition", "progress"},
+                                    {"repeat_count", 1}}};
+  CHECK(event_difference(rig.recorded.events(), expected) == "iguais");
+}
+
+TEST_CASE("a política vê um ciclo A-B-A-B e o nomeia no aviso") {
+  Rig rig;
+  const std::string read = R"({"path":"test_login.log"})";
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+  CHECK(shown_decision(rig.step("read_file", read, "erro: conexão recusada")) == "segue");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+  const Decision warned = rig.step("read_file", read, "erro: conexão recusada");
+  CHECK(shown_decision(warned) ==
+        "segue com nota: [aviso do harness] Suas últimas 4 chamadas repetiram duas vezes a "
+        "mesma sequência (run_shell → read_file), com os mesmos argumentos e os mesmos "
+        "resultados: repetir a sequência não traz nada novo. Mude de abordagem (outros "
+        "argumentos, outra ferramenta) ou, se não houver como avançar, pare e explique ao "
+        "usuário o que tentou e onde travou. Se repetir, o turno será encerrado.");
+  const std::vector<json> events = rig.recorded.events();
+  REQUIRE_FALSE(events.empty());
+  CHECK(event_difference({events.back()}, {{{"event", "repetition_warning"},
+                                            {"turn", 4},
+                                            {"name", "read_file"},
+                                            {"kind", "cycle"},
+                                            {"cycle", {"run_shell", "read_file"}}}}) == "iguais");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: repetition");
+}
+
+TEST_CASE("a política observa cada tool call do passo, e o aviso do passo não vira parada") {
+  Rig rig;
+  const ToolCall a1{"a1", "read_file", R"({"path":"a.txt"})"};
+  const ToolCall a2{"a2", "read_file", R"({"path": "a.txt"})"};
+  const ToolCall a3{"a3", "read_file", R"({ "path" : "a.txt" })"};
+  // Três leituras iguais em paralelo: travam na terceira, no mesmo passo; a
+  // quarta (outro passo) para.
+  CHECK(shown_decision(rig.step({{a1, "x"}, {a2, "x"}, {a3, "x"}})) ==
+        "segue com nota: " + nudge("read_file", 3));
+  CHECK(event_names(rig.recorded.events()) ==
+        std::vector<std::string>{"tool_repetition", "tool_repetition", "repetition_warning"});
+  CHECK(shown_decision(rig.step({{ToolCall{"a4", "read_file", R"({"path":"a.txt"})"}, "x"}})) ==
+        "para: repetition");
+}
+
+TEST_CASE("Ctrl-C, orçamento e prazo vêm antes do detector, e o detector antes de seguir") {
+  SUBCASE("Ctrl-C") {
+    Rig rig;
+    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kFailure);
+    rig.cancel = true;
+    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: cancelled");
+  }
+  SUBCASE("prazo") {
+    Rig rig(RepetitionConfig{}, nullptr, milliseconds(1000));
+    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kFailure);
+    rig.clock.advance(milliseconds(1000));
+    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: timeout");
+  }
+  SUBCASE("orçamento") {
+    hz::Budget budget(100);
+    Rig rig(RepetitionConfig{}, &budget);
+    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kFailure);
+    budget.charge(100);
+    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: budget");
+  }
+}
+
+TEST_CASE("o aviso do detector e a nota de orçamento no mesmo passo vão juntos, o aviso antes") {
+  hz::Budget budget(100);
+  Rig rig(RepetitionConfig{}, &budget);
+  rig.step("run_shell", kTest, kFailure);
+  rig.step("run_shell", kTest, kFailure);
+  budget.charge(85);
+  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) ==
+        "segue com nota: " + nudge("run_shell", 3) +
+            "\n\n[nota do harness: restam US$ 0.000015 do orçamento de US$ 0.0001 desta "
+            "conversa; conclua o trabalho e responda sem chamar mais ferramentas]");
+}
+
+TEST_CASE("ferramentas isentas não contam para a política") {
+  Rig rig(RepetitionConfig{5, 3, {"wait"}});
+  for (int i = 0; i < 6; ++i) {
+    CAPTURE(i);
+    CHECK(shown_decision(rig.step("wait", R"({"seconds":5})", "ainda rodando")) == "segue");
+  }
+  CHECK(rig.recorded.events().empty());
+}
