@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 #include <utility>
 
 namespace hz {
@@ -37,8 +38,8 @@ std::string bytes_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " b
 
 std::string torn_warning(int line, std::int64_t seq, const std::string& why, std::size_t cut,
                          std::int64_t last_good) {
-  return "o último registro, na " + where(line, seq) + ", estava incompleto (" + why + "): " +
-         bytes_text(cut) + " cortados; o journal agora termina no seq " +
+  return "o último registro, na " + where(line, seq) + ", estava incompleto (" + why +
+         "): " + bytes_text(cut) + " cortados; o journal agora termina no seq " +
          std::to_string(last_good);
 }
 
@@ -70,8 +71,9 @@ Result<FileDescriptor> open_locked(const fs::path& path, int flags) {
     const int error = errno;
     if (error == EINTR) continue;
     if (error == EWOULDBLOCK) {
-      return Error{named(path) + " está em uso por outro processo (outro harness com o mesmo "
-                                 "--journal?): só um pode escrever nele de cada vez"};
+      return Error{named(path) +
+                   " está em uso por outro processo (outro harness com o mesmo "
+                   "--journal?): só um pode escrever nele de cada vez"};
     }
     return Error{"não foi possível travar o " + named(path) + ": " + error_text(error)};
   }
@@ -116,7 +118,7 @@ void sync_parent(const fs::path& path) {
   const int dir = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0) return;
   FileDescriptor closer(dir);
-  (void)sync_data(dir);
+  (void)fsync(dir);  // se falhar, o arquivo existe; só o nome pode não sobreviver a uma queda
 }
 
 // Lê o journal já travado, confere e corta um fim rasgado.
@@ -139,8 +141,7 @@ Result<Loaded> load(int fd, const fs::path& path) {
     int error = ftruncate(fd, static_cast<off_t>(scan->good_bytes)) != 0 ? errno : 0;
     if (error == 0) error = sync_data(fd);
     if (error != 0) {
-      return Error{named(path) + ": " + scan->torn + "; mas o corte falhou: " +
-                   error_text(error)};
+      return Error{named(path) + ": " + scan->torn + "; mas o corte falhou: " + error_text(error)};
     }
     loaded.read.warning = named(path) + ": " + scan->torn;
   }
@@ -169,7 +170,8 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     // EXERCICIO 04-journal/torn-tail: só conta a linha com \n; o fim rasgado é cortado
     if (!terminated || !record) {
       if (!terminated || (last && may_be_torn(record.error().kind))) {
-        const std::string why = !terminated ? "sem a quebra de linha do fim" : record.error().message;
+        const std::string why =
+            !terminated ? "sem a quebra de linha do fim" : record.error().message;
         scan.torn = torn_warning(line, seq, why, bytes.size() - start, seq - 1);
         return scan;
       }
@@ -196,7 +198,8 @@ Journal::Journal(fs::path path, FileDescriptor fd, std::int64_t last_seq, std::u
     : path_(std::move(path)), fd_(std::move(fd)), last_seq_(last_seq), size_(size) {}
 
 Result<Journal> Journal::create(const fs::path& path) {
-  const bool existed = fs::exists(path);
+  std::error_code ignored;
+  const bool existed = fs::exists(path, ignored);
   auto fd = open_locked(path, O_CREAT);
   if (!fd) return fd.error();
   struct stat info {};
@@ -205,8 +208,9 @@ Result<Journal> Journal::create(const fs::path& path) {
     return Error{"não foi possível abrir o " + named(path) + ": " + error_text(error)};
   }
   if (info.st_size > 0) {
-    return Error{named(path) + " já tem registros: use --resume para continuar a conversa "
-                               "dele, ou escolha outro arquivo"};
+    return Error{named(path) +
+                 " já tem registros: use --resume para continuar a conversa "
+                 "dele, ou escolha outro arquivo"};
   }
   if (!existed) sync_parent(path);
   return Journal(path, std::move(fd).value(), 0, 0);

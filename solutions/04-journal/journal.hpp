@@ -92,13 +92,12 @@ class Journal {
   // end-listing: journal-append
 
   std::int64_t last_seq() const { return last_seq_; }
-  std::uint64_t size() const { return size_; }  // bytes no arquivo
+  std::uint64_t size() const { return size_; }    // bytes no arquivo
   std::uint64_t syncs() const { return syncs_; }  // fdatasync feitos com sucesso
   const std::filesystem::path& path() const { return path_; }
 
  private:
-  Journal(std::filesystem::path path, FileDescriptor fd, std::int64_t last_seq,
-          std::uint64_t size);
+  Journal(std::filesystem::path path, FileDescriptor fd, std::int64_t last_seq, std::uint64_t size);
 
   std::filesystem::path path_;
   FileDescriptor fd_;  // O_RDWR | O_APPEND, travado com flock

@@ -49,7 +49,9 @@ std::optional<std::uint32_t> parse_hex8(const std::string& text) {
   return value;
 }
 
-LineError line_error(LineError::Kind kind, std::string message) { return {kind, std::move(message)}; }
+LineError line_error(LineError::Kind kind, std::string message) {
+  return {kind, std::move(message)};
+}
 
 // ---- os campos de cada tipo ---------------------------------------------------
 
@@ -97,19 +99,20 @@ std::optional<LineError> require(const json& object, std::string_view where,
   for (const FieldSpec& field : fields) {
     const auto it = object.find(field.name);
     if (it == object.end() || !has_kind(*it, field.kind)) {
-      return line_error(LineError::Kind::bad_field, std::string(where) + " sem o campo " +
-                                                        field.name + " (" +
-                                                        describe(field.kind) + ")");
+      return line_error(
+          LineError::Kind::bad_field,
+          std::string(where) + " sem o campo " + field.name + " (" + describe(field.kind) + ")");
     }
   }
   return std::nullopt;
 }
 
 std::optional<LineError> check_reply(const json& rec) {
-  if (auto e = require(rec, "registro reply", {{"message", Field::object},
-                                               {"usage", Field::object},
-                                               {"cost_micros", Field::integer},
-                                               {"estimated", Field::boolean}})) {
+  if (auto e = require(rec, "registro reply",
+                       {{"message", Field::object},
+                        {"usage", Field::object},
+                        {"cost_micros", Field::integer},
+                        {"estimated", Field::boolean}})) {
     return e;
   }
   if (auto e = require(rec["usage"], "usage do registro reply",
@@ -127,10 +130,11 @@ std::optional<LineError> check_reply(const json& rec) {
 }
 
 std::optional<LineError> check_intent(const json& rec) {
-  if (auto e = require(rec, "registro intent", {{"call_id", Field::text},
-                                                {"name", Field::text},
-                                                {"arguments", Field::text},
-                                                {"idempotency", Field::text}})) {
+  if (auto e = require(rec, "registro intent",
+                       {{"call_id", Field::text},
+                        {"name", Field::text},
+                        {"arguments", Field::text},
+                        {"idempotency", Field::text}})) {
     return e;
   }
   if (!idempotency_from(rec["idempotency"].get<std::string>())) {
@@ -161,9 +165,9 @@ std::optional<LineError> check_fields(RecordType type, const json& rec) {
         return e;
       }
       if (rec["version"] != kJournalVersion) {
-        return line_error(LineError::Kind::bad_field,
-                          "versão " + rec["version"].dump() + " do journal; esta sabe ler a " +
-                              std::to_string(kJournalVersion));
+        return line_error(LineError::Kind::bad_field, "versão " + rec["version"].dump() +
+                                                          " do journal; esta sabe ler a " +
+                                                          std::to_string(kJournalVersion));
       }
       return std::nullopt;
     case RecordType::user:
@@ -173,15 +177,15 @@ std::optional<LineError> check_fields(RecordType type, const json& rec) {
     case RecordType::intent:
       return check_intent(rec);
     case RecordType::result:
-      return require(rec, "registro result", {{"call_id", Field::text},
-                                              {"ok", Field::boolean},
-                                              {"content", Field::text}});
+      return require(rec, "registro result",
+                     {{"call_id", Field::text}, {"ok", Field::boolean}, {"content", Field::text}});
     case RecordType::note:
       return require(rec, "registro note", {{"text", Field::text}});
     case RecordType::turn_end:
-      return require(rec, "registro turn_end", {{"outcome", Field::text},
-                                                {"model_calls", Field::integer},
-                                                {"cost_micros", Field::integer}});
+      return require(rec, "registro turn_end",
+                     {{"outcome", Field::text},
+                      {"model_calls", Field::integer},
+                      {"cost_micros", Field::integer}});
   }
   return std::nullopt;
 }
@@ -319,8 +323,9 @@ Result<Record, LineError> decode_line(std::string_view line, std::int64_t expect
   using Kind = LineError::Kind;
   if (line.empty()) return line_error(Kind::not_json, "linha vazia");
   if (line.find('\0') != std::string_view::npos) {
-    return line_error(Kind::not_json, "bytes nulos no lugar do registro, o que o sistema de "
-                                      "arquivos deixa de uma escrita interrompida");
+    return line_error(Kind::not_json,
+                      "bytes nulos no lugar do registro, o que o sistema de "
+                      "arquivos deixa de uma escrita interrompida");
   }
   if (json_deeper_than(line)) return line_error(Kind::bad_shape, "JSON aninhado demais");
   const json envelope = json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -349,7 +354,8 @@ Result<Record, LineError> decode_line(std::string_view line, std::int64_t expect
     return line_error(Kind::bad_type, "rec sem type (texto)");
   }
   const std::optional<RecordType> type = record_type_from(rec["type"].get<std::string>());
-  if (!type) return line_error(Kind::bad_type, "tipo de registro desconhecido: " + rec["type"].dump());
+  if (!type)
+    return line_error(Kind::bad_type, "tipo de registro desconhecido: " + rec["type"].dump());
   if (auto error = check_fields(*type, rec)) return *error;
   return Record{seq, *type, rec};
   // FIM-EXERCICIO

@@ -164,7 +164,8 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
         UnfinishedCall* call = find_unfinished(state.unfinished, intent.call.id);
         if (call == nullptr || call->intent) {
           return Error{at_seq(record) + ": intenção de uma chamada que a última resposta não " +
-                       "pediu ou que já tinha intenção (call_id " + json_quoted(intent.call.id) + ")"};
+                       "pediu ou que já tinha intenção (call_id " + json_quoted(intent.call.id) +
+                       ")"};
         }
         call->intent = std::move(intent);
         break;
@@ -217,8 +218,8 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
 }
 // end-listing: rebuild-state
 
-FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path,
-                           std::uint64_t offset, std::size_t max_bytes) {
+FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, std::uint64_t offset,
+                           std::size_t max_bytes) {
   FileSnapshot snapshot;
   snapshot.offset = offset;
   const auto cannot = [&](int error) {
@@ -253,8 +254,7 @@ FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path,
   char buffer[65536];
   while (snapshot.bytes.size() < max_bytes) {
     const std::size_t want = std::min(sizeof buffer, max_bytes - snapshot.bytes.size());
-    const ssize_t n =
-        pread(fd, buffer, want, static_cast<off_t>(offset + snapshot.bytes.size()));
+    const ssize_t n = pread(fd, buffer, want, static_cast<off_t>(offset + snapshot.bytes.size()));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return cannot(errno);
     if (n == 0) break;
@@ -273,16 +273,18 @@ Replay decide_edit(std::string_view path, std::string_view old_text, std::string
   // old_text vazio ou ainda no arquivo: a troca não aconteceu, ou falharia
   // de novo do mesmo jeito (sem efeito). Rodar dá o que a primeira daria.
   if (!new_text.empty() && new_text.find(old_text) != std::string_view::npos) {
-    return unknown("edit_file: o trecho novo contém o antigo; o conteúdo não diz se a troca "
-                   "aconteceu");
+    return unknown(
+        "edit_file: o trecho novo contém o antigo; o conteúdo não diz se a troca "
+        "aconteceu");
   }
   if (old_text.empty() || count_occurrences(file.bytes, old_text) > 0) {
     return run("edit_file: o trecho antigo ainda está em " + where + "; a troca não aconteceu");
   }
   if (new_text.empty() || file.bytes.find(new_text) != std::string::npos) {
     return done(ToolOutput::success("arquivo editado: " + where),
-                "edit_file: o trecho antigo sumiu de " + where + " e o novo está lá; a troca "
-                "aconteceu");
+                "edit_file: o trecho antigo sumiu de " + where +
+                    " e o novo está lá; a troca "
+                    "aconteceu");
   }
   return unknown("edit_file: nem o trecho antigo nem o novo estão em " + where);
 }

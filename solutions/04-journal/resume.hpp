@@ -55,13 +55,13 @@ enum class NextStep {
 
 struct ResumeState {
   nlohmann::json settings = nlohmann::json::object();  // as do start
-  std::vector<Message> history;  // com o prompt de sistema do start, se havia
+  std::vector<Message> history;                        // com o prompt de sistema do start, se havia
   std::int64_t last_seq = 0;
-  int turns_ended = 0;          // turnos com turn_end
-  bool turn_open = false;       // o último turno começou e não tem turn_end
-  int model_calls = 0;          // chamadas ao modelo no turno aberto
-  Micros turn_cost = 0;         // o que o turno aberto já gastou
-  Micros spent = 0;             // a conversa inteira (o Budget recomeça daqui)
+  int turns_ended = 0;                       // turnos com turn_end
+  bool turn_open = false;                    // o último turno começou e não tem turn_end
+  int model_calls = 0;                       // chamadas ao modelo no turno aberto
+  Micros turn_cost = 0;                      // o que o turno aberto já gastou
+  Micros spent = 0;                          // a conversa inteira (o Budget recomeça daqui)
   std::vector<TurnToolResult> turn_results;  // do turno aberto, em ordem
   std::vector<std::string> turn_notes;       // notas da política no turno aberto
   std::vector<UnfinishedCall> unfinished;    // em ordem
@@ -107,8 +107,8 @@ struct FileSnapshot {
 
 // Olha path (relativo ao workspace, pelas mesmas regras das ferramentas):
 // o tamanho e até max_bytes a partir de offset. Inexistente não é erro.
-FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path,
-                           std::uint64_t offset, std::size_t max_bytes);
+FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, std::uint64_t offset,
+                           std::size_t max_bytes);
 
 // listing: decide-edit
 // edit_file: feito se old_text sumiu e new_text está lá; não feito se old_text

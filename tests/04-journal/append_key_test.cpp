@@ -43,13 +43,15 @@ TEST_SUITE_BEGIN("04-journal/append-key");
 
 TEST_CASE("o arquivo com o tamanho de antes: o texto não entrou, roda") {
   check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(8, 8, "")),
-               Replay::Kind::run, "append_file: n.txt tem o tamanho de antes (8 bytes); o texto não entrou");
+               Replay::Kind::run,
+               "append_file: n.txt tem o tamanho de antes (8 bytes); o texto não entrou");
   hz::FileSnapshot missing;  // o arquivo nem existia, e continua sem existir
   check_replay(hz::decide_append(key_after(0), "n.txt", kText, missing), Replay::Kind::run,
                "append_file: n.txt tem o tamanho de antes (0 bytes); o texto não entrou");
 }
 
-TEST_CASE("o tamanho de antes mais o texto, terminando com ele: entrou, com o resultado da ferramenta") {
+TEST_CASE(
+    "o tamanho de antes mais o texto, terminando com ele: entrou, com o resultado da ferramenta") {
   const Replay replay =
       hz::decide_append(key_after(8), "n.txt", kText, snapshot(8 + kText.size(), 8, kText));
   check_replay(replay, Replay::Kind::done,
@@ -67,8 +69,7 @@ TEST_CASE("outro tamanho ou outro fim: desconhecido, e o modelo ouve isso") {
   check_replay(longer, Replay::Kind::unknown, expected);
   CHECK(longer.result.text == hz::kUnknownResultText);
   CHECK_FALSE(longer.result.ok);
-  check_replay(hz::decide_append(key_after(8), "n.txt", kText,
-                                 snapshot(19, 8, "outra coisa")),
+  check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(19, 8, "outra coisa")),
                Replay::Kind::unknown,
                "append_file: n.txt tem 19 bytes; esperava 8 (antes) ou 19 (depois), terminando "
                "com o texto");
@@ -80,7 +81,8 @@ TEST_CASE("outro tamanho ou outro fim: desconhecido, e o modelo ouve isso") {
 
 TEST_CASE("argumentos que não batem com a chave: desconhecido") {
   check_replay(hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, "")),
-               Replay::Kind::unknown, "append_file: os argumentos não batem com a chave da intenção");
+               Replay::Kind::unknown,
+               "append_file: os argumentos não batem com a chave da intenção");
 }
 
 TEST_CASE("com a ferramenta de verdade: a chave antes, o efeito, e a retomada não repete") {
@@ -103,9 +105,8 @@ TEST_CASE("com a ferramenta de verdade: a chave antes, o efeito, e a retomada n�
   CHECK(replay.result.text == real.text);
   CHECK(dir.read("n.txt") == "começo\n" + kText);
   // Um arquivo que ainda não existe tem chave de tamanho 0.
-  const auto fresh =
-      hz::append_key_for(call("c2", "append_file", {{"path", "novo.txt"}, {"content", "x"}}),
-                         workspace);
+  const auto fresh = hz::append_key_for(
+      call("c2", "append_file", {{"path", "novo.txt"}, {"content", "x"}}), workspace);
   REQUIRE(fresh.has_value());
   CHECK(*fresh == AppendKey{0, 1, hz::crc32c("x")});
   CHECK_FALSE(hz::append_key_for(call("c3", "append_file", {{"path", "n.txt"}}), workspace));

@@ -38,13 +38,15 @@ TEST_CASE("parse_crash_at recusa o que não entende, dizendo o que usar") {
     REQUIRE_FALSE(parsed.ok());
     return parsed.error().message;
   };
-  CHECK(error("after_intent") == "HZ_CRASH_AT=after_intent: use <fronteira>:<n>, como after_intent:1");
+  CHECK(error("after_intent") ==
+        "HZ_CRASH_AT=after_intent: use <fronteira>:<n>, como after_intent:1");
   CHECK(error("during_intent:1") ==
         "HZ_CRASH_AT=during_intent:1: fronteira desconhecida \"during_intent\" (use after_reply, "
         "before_intent, after_intent, after_effect, after_result)");
   for (const char* bad : {"after_intent:0", "after_intent:-1", "after_intent:", "after_intent:1x",
                           "after_intent:01", "after_intent:9999999999"}) {
-    CHECK(error(bad) == "HZ_CRASH_AT=" + std::string(bad) + ": a ocorrência deve ser um inteiro a partir de 1");
+    CHECK(error(bad) ==
+          "HZ_CRASH_AT=" + std::string(bad) + ": a ocorrência deve ser um inteiro a partir de 1");
   }
 }
 
@@ -90,7 +92,8 @@ TEST_CASE("sem ponto de queda, ou em outra fronteira, reach nunca mata") {
 
 TEST_CASE("from_env lê HZ_CRASH_AT e lança na inicialização com um valor inválido") {
   const char* saved = std::getenv("HZ_CRASH_AT");
-  const std::optional<std::string> previous = saved ? std::optional<std::string>(saved) : std::nullopt;
+  const std::optional<std::string> previous =
+      saved ? std::optional<std::string>(saved) : std::nullopt;
   setenv("HZ_CRASH_AT", "after_effect:x", 1);
   CHECK_THROWS_WITH_AS(hz::CrashPoints::from_env(),
                        "HZ_CRASH_AT=after_effect:x: a ocorrência deve ser um inteiro a partir de 1",

@@ -44,10 +44,11 @@ struct Script {
 };
 
 Script notes_script() {
-  return {{Message::assistant("", {call("c1", "append_file", {{"path", "notas.txt"}, {"content", "linha\n"}}),
-                                   call("c2", "edit_file", {{"path", "a.txt"}, {"old_text", "x = 1"},
-                                                            {"new_text", "x = 2"}}),
-                                   call("c3", "read_file", {{"path", "notas.txt"}})}),
+  return {{Message::assistant(
+               "", {call("c1", "append_file", {{"path", "notas.txt"}, {"content", "linha\n"}}),
+                    call("c2", "edit_file",
+                         {{"path", "a.txt"}, {"old_text", "x = 1"}, {"new_text", "x = 2"}}),
+                    call("c3", "read_file", {{"path", "notas.txt"}})}),
            Message::assistant("pronto")}};
 }
 
@@ -98,7 +99,9 @@ struct Harness {
     run_effect(c);
   }
 
-  void finish() { must(journal.append(hz::turn_end_record("success", model_calls, model_calls * kStepCost))); }
+  void finish() {
+    must(journal.append(hz::turn_end_record("success", model_calls, model_calls * kStepCost)));
+  }
 
   void loop() {
     while (true) {
@@ -152,7 +155,11 @@ json settings() { return {{"system_prompt", "Você é um agente."}, {"model", "m
 void fresh_run(const std::filesystem::path& path, const hz::Workspace& workspace,
                const Script& script, CrashPoints crash) {
   hz::Journal journal = must(hz::Journal::create(path));
-  Harness h{journal, crash, workspace, script, {Message::system("Você é um agente.")},
+  Harness h{journal,
+            crash,
+            workspace,
+            script,
+            {Message::system("Você é um agente.")},
             tools_of(workspace)};
   must(journal.append(hz::start_record(settings())));
   must(journal.append(hz::user_record("anote")));
@@ -213,17 +220,18 @@ TEST_CASE("morto em cada fronteira, a retomada chega ao mesmo fim, com o append 
   REQUIRE(ref.a == "int x = 2;\n");
   REQUIRE(ref.history.size() == 7);  // sistema, usuário, pedido, três resultados, resposta
   const std::vector<CrashPoint> points{
-      {Boundary::after_reply, 1},   {Boundary::before_intent, 1}, {Boundary::after_intent, 1},
-      {Boundary::after_effect, 1},  {Boundary::after_result, 1},  {Boundary::before_intent, 2},
-      {Boundary::after_intent, 2},  {Boundary::after_effect, 2},  {Boundary::after_result, 2},
-      {Boundary::after_effect, 3},  {Boundary::after_result, 3},  {Boundary::after_reply, 2},
+      {Boundary::after_reply, 1},  {Boundary::before_intent, 1}, {Boundary::after_intent, 1},
+      {Boundary::after_effect, 1}, {Boundary::after_result, 1},  {Boundary::before_intent, 2},
+      {Boundary::after_intent, 2}, {Boundary::after_effect, 2},  {Boundary::after_result, 2},
+      {Boundary::after_effect, 3}, {Boundary::after_result, 3},  {Boundary::after_reply, 2},
   };
   for (const CrashPoint& point : points) {
     CAPTURE(hz::to_string(point.boundary));
     CAPTURE(point.occurrence);
     World w;
     crash_child([&] { fresh_run(w.journal, w.workspace(), script, CrashPoints(point)); });
-    const std::vector<Message> history = resume_run(w.journal, w.workspace(), script, CrashPoints());
+    const std::vector<Message> history =
+        resume_run(w.journal, w.workspace(), script, CrashPoints());
     CHECK(history == ref.history);
     CHECK(w.file("notas.txt") == "linha\n");
     CHECK(w.file("a.txt") == "int x = 2;\n");
@@ -248,7 +256,8 @@ TEST_CASE("retomar duas vezes seguidas (a retomada também morre) ainda acrescen
   });
   // A primeira retomada sintetiza o resultado do append e morre depois do efeito do edit.
   crash_child([&] {
-    resume_run(w.journal, w.workspace(), script, CrashPoints(CrashPoint{Boundary::after_effect, 1}));
+    resume_run(w.journal, w.workspace(), script,
+               CrashPoints(CrashPoint{Boundary::after_effect, 1}));
   });
   const std::vector<Message> history = resume_run(w.journal, w.workspace(), script, CrashPoints());
   CHECK(history == ref.history);
@@ -256,9 +265,11 @@ TEST_CASE("retomar duas vezes seguidas (a retomada também morre) ainda acrescen
   CHECK(w.file("a.txt") == "int x = 2;\n");
 }
 
-TEST_CASE("run_shell com intenção e sem resultado não roda de novo: o modelo ouve que não se sabe") {
-  const Script script{{Message::assistant("", {call("c1", "run_shell", {{"command", "echo oi >> log.txt"}})}),
-                       Message::assistant("vou conferir")}};
+TEST_CASE(
+    "run_shell com intenção e sem resultado não roda de novo: o modelo ouve que não se sabe") {
+  const Script script{
+      {Message::assistant("", {call("c1", "run_shell", {{"command", "echo oi >> log.txt"}})}),
+       Message::assistant("vou conferir")}};
   World w;
   crash_child([&] {
     fresh_run(w.journal, w.workspace(), script, CrashPoints(CrashPoint{Boundary::after_effect, 1}));

@@ -24,9 +24,9 @@ struct Fixture {
 };
 
 hz::Intent edit(const std::string& old_text, const std::string& new_text) {
-  return intent(call("c1", "edit_file",
-                     {{"path", "a.txt"}, {"old_text", old_text}, {"new_text", new_text}}),
-                Idempotency::check);
+  return intent(
+      call("c1", "edit_file", {{"path", "a.txt"}, {"old_text", old_text}, {"new_text", new_text}}),
+      Idempotency::check);
 }
 
 void check_replay(const Replay& replay, Replay::Kind kind, const std::string& reason) {
@@ -40,9 +40,8 @@ TEST_SUITE_BEGIN("04-journal/pending-decision");
 
 TEST_CASE("uma ferramenta idempotente roda de novo") {
   Fixture f;
-  const Replay replay =
-      hz::decide_replay(intent(call("c1", "read_file", {{"path", "a.txt"}}), Idempotency::yes),
-                        f.workspace);
+  const Replay replay = hz::decide_replay(
+      intent(call("c1", "read_file", {{"path", "a.txt"}}), Idempotency::yes), f.workspace);
   check_replay(replay, Replay::Kind::run, "read_file é idempotente: roda de novo");
 }
 
@@ -96,19 +95,19 @@ TEST_CASE("uma ferramenta que pede conferência mas que não se sabe conferir: d
   check_replay(hz::decide_replay(intent(call("c1", "deploy", json::object()), Idempotency::check),
                                  f.workspace),
                Replay::Kind::unknown, "deploy: não sei conferir o efeito desta ferramenta");
-  check_replay(hz::decide_replay(hz::Intent{{"c1", "edit_file", "{não é json"}, Idempotency::check,
-                                            {}},
-                                 f.workspace),
-               Replay::Kind::unknown, "edit_file: argumentos ilegíveis na intenção");
+  check_replay(
+      hz::decide_replay(hz::Intent{{"c1", "edit_file", "{não é json"}, Idempotency::check, {}},
+                        f.workspace),
+      Replay::Kind::unknown, "edit_file: argumentos ilegíveis na intenção");
 }
 
 TEST_CASE("append_file sem a chave na intenção: desconhecido") {
   Fixture f;
-  check_replay(hz::decide_replay(intent(call("c1", "append_file",
-                                             {{"path", "n.txt"}, {"content", "x"}}),
-                                        Idempotency::check),
-                                 f.workspace),
-               Replay::Kind::unknown, "append_file: a intenção não tem a chave");
+  check_replay(
+      hz::decide_replay(intent(call("c1", "append_file", {{"path", "n.txt"}, {"content", "x"}}),
+                               Idempotency::check),
+                        f.workspace),
+      Replay::Kind::unknown, "append_file: a intenção não tem a chave");
 }
 
 TEST_SUITE_END();

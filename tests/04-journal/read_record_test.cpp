@@ -53,10 +53,9 @@ TEST_CASE("decode_line devolve o registro de uma linha boa, de cada tipo") {
                                hz::result_record("c1", hz::ToolOutput::success("ok")),
                                hz::note_record("nota"),
                                hz::turn_end_record("success", 1, 33)};
-  const hz::RecordType types[] = {hz::RecordType::start,  hz::RecordType::user,
-                                  hz::RecordType::reply,  hz::RecordType::intent,
-                                  hz::RecordType::result, hz::RecordType::note,
-                                  hz::RecordType::turn_end};
+  const hz::RecordType types[] = {
+      hz::RecordType::start,  hz::RecordType::user, hz::RecordType::reply,   hz::RecordType::intent,
+      hz::RecordType::result, hz::RecordType::note, hz::RecordType::turn_end};
   for (std::size_t i = 0; i < recs.size(); ++i) {
     const std::int64_t seq = static_cast<std::int64_t>(i) + 1;
     const auto decoded = hz::decode_line(bare(recs[i], seq), seq);
@@ -75,8 +74,7 @@ TEST_CASE("decode_line recusa linha vazia, bytes nulos e o que não é JSON") {
                 "bytes nulos no lugar do registro, o que o sistema de arquivos deixa de uma "
                 "escrita interrompida");
   const std::string good = bare(hz::user_record("oi"), 1);
-  check_refused(good.substr(0, good.size() - 5), 1, LineError::Kind::not_json,
-                "não é JSON válido");
+  check_refused(good.substr(0, good.size() - 5), 1, LineError::Kind::not_json, "não é JSON válido");
 }
 
 TEST_CASE("decode_line recusa JSON que não tem a forma de linha do journal") {
@@ -121,18 +119,19 @@ TEST_CASE("decode_line recusa tipo ausente ou desconhecido") {
 TEST_CASE("decode_line recusa um registro sem os campos do tipo dele") {
   check_refused(sealed({{"seq", 1}, {"type", "user"}}), 1, LineError::Kind::bad_field,
                 "registro user sem o campo text (texto)");
-  check_refused(sealed({{"seq", 1}, {"type", "result"}, {"call_id", "c"}, {"ok", "sim"},
-                        {"content", ""}}),
-                1, LineError::Kind::bad_field, "registro result sem o campo ok (booleano)");
-  check_refused(sealed({{"seq", 1}, {"type", "start"}, {"version", 2}, {"settings", json::object()}}),
-                1, LineError::Kind::bad_field, "versão 2 do journal; esta sabe ler a 1");
+  check_refused(
+      sealed({{"seq", 1}, {"type", "result"}, {"call_id", "c"}, {"ok", "sim"}, {"content", ""}}), 1,
+      LineError::Kind::bad_field, "registro result sem o campo ok (booleano)");
+  check_refused(
+      sealed({{"seq", 1}, {"type", "start"}, {"version", 2}, {"settings", json::object()}}), 1,
+      LineError::Kind::bad_field, "versão 2 do journal; esta sabe ler a 1");
   json reply = hz::reply_record(hz::Message::assistant("x"), journal_test::usage(1, 1), 0);
   reply["seq"] = 1;
   reply["message"]["role"] = "user";
   check_refused(sealed(reply), 1, LineError::Kind::bad_field,
                 "registro reply com uma message que não é do assistente");
-  json intent = hz::intent_record(journal_test::intent(call("c", "x", json::object()),
-                                                       hz::Idempotency::yes));
+  json intent =
+      hz::intent_record(journal_test::intent(call("c", "x", json::object()), hz::Idempotency::yes));
   intent["seq"] = 1;
   intent["idempotency"] = "talvez";
   check_refused(sealed(intent), 1, LineError::Kind::bad_field,

@@ -21,7 +21,8 @@ using journal_test::json;
 
 namespace {
 
-const hz::ToolCall kAppend = call("c1", "append_file", {{"path", "notas.txt"}, {"content", "linha\n"}});
+const hz::ToolCall kAppend =
+    call("c1", "append_file", {{"path", "notas.txt"}, {"content", "linha\n"}});
 const hz::ToolCall kRead = call("c2", "read_file", {{"path", "notas.txt"}});
 const Message kAsk = Message::assistant("", {kAppend, kRead});
 const Message kDone = Message::assistant("pronto");
@@ -33,15 +34,15 @@ const std::string kAppended = "texto acrescentado a notas.txt (6 bytes)";
 // Um turno inteiro, na ordem em que o loop grava. O turn_end custa 20 a mais
 // que os dois reply: uma tentativa que falhou e foi cobrada.
 std::vector<json> one_turn() {
-  return {hz::start_record(journal_test::settings()),                     // 1
-          hz::user_record("anote e leia"),                                // 2
-          hz::reply_record(kAsk, journal_test::usage(100, 10), 300),      // 3 after_reply
-          hz::intent_record(kAppendIntent),                               // 4 after_intent
-          hz::result_record("c1", ToolOutput::success(kAppended)),        // 5 after_result
-          hz::intent_record(kReadIntent),                                 // 6
-          hz::result_record("c2", ToolOutput::success("linha\n")),        // 7
-          hz::reply_record(kDone, journal_test::usage(120, 5), 200),      // 8
-          hz::turn_end_record("success", 2, 520)};                        // 9
+  return {hz::start_record(journal_test::settings()),                 // 1
+          hz::user_record("anote e leia"),                            // 2
+          hz::reply_record(kAsk, journal_test::usage(100, 10), 300),  // 3 after_reply
+          hz::intent_record(kAppendIntent),                           // 4 after_intent
+          hz::result_record("c1", ToolOutput::success(kAppended)),    // 5 after_result
+          hz::intent_record(kReadIntent),                             // 6
+          hz::result_record("c2", ToolOutput::success("linha\n")),    // 7
+          hz::reply_record(kDone, journal_test::usage(120, 5), 200),  // 8
+          hz::turn_end_record("success", 2, 520)};                    // 9
 }
 
 hz::ResumeState rebuild(std::size_t count) {
@@ -78,8 +79,7 @@ TEST_CASE("morto logo depois da resposta: as duas chamadas nem começaram") {
 TEST_CASE("morto depois da intenção (antes ou depois do efeito): a chamada fica com a intenção") {
   const hz::ResumeState state = rebuild(4);
   CHECK(state.next == NextStep::run_tools);
-  CHECK(state.unfinished ==
-        std::vector<hz::UnfinishedCall>{{kAppend, kAppendIntent}, {kRead, {}}});
+  CHECK(state.unfinished == std::vector<hz::UnfinishedCall>{{kAppend, kAppendIntent}, {kRead, {}}});
   CHECK(state.turn_results.empty());
 }
 
@@ -98,8 +98,8 @@ TEST_CASE("morto com todas as chamadas respondidas: a retomada chama o modelo") 
   const hz::ResumeState state = rebuild(7);
   CHECK(state.next == NextStep::call_model);
   CHECK(state.unfinished.empty());
-  CHECK(state.turn_results == std::vector<hz::TurnToolResult>{{kAppend, true, kAppended},
-                                                              {kRead, true, "linha\n"}});
+  CHECK(state.turn_results ==
+        std::vector<hz::TurnToolResult>{{kAppend, true, kAppended}, {kRead, true, "linha\n"}});
   CHECK(state.model_calls == 1);
 }
 
@@ -156,7 +156,8 @@ TEST_CASE("sequências sem sentido são recusadas citando o seq") {
   CHECK(refused({start, start}) == "seq 2 (start): um segundo start");
   CHECK(refused({start, hz::user_record("a"), hz::user_record("b")}) ==
         "seq 3 (user): o turno anterior não terminou");
-  CHECK(refused({start, hz::reply_record(kDone, {}, 0)}) == "seq 2 (reply): resposta fora de um turno");
+  CHECK(refused({start, hz::reply_record(kDone, {}, 0)}) ==
+        "seq 2 (reply): resposta fora de um turno");
   CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
                  hz::result_record("c9", ToolOutput::success("x"))}) ==
         "seq 4 (result): resultado de uma chamada sem resultado pendente (call_id \"c9\")");

@@ -53,8 +53,11 @@ TEST_CASE("cada tipo de registro tem os campos do formato, com as chaves em orde
 }
 
 TEST_CASE("texto com UTF-8 inválido vira U+FFFD na linha, sem lançar") {
-  const std::string encoded = line(hz::result_record("c1", hz::ToolOutput::success("a\xff" "b")), 1);
-  CHECK(encoded.find("a\xef\xbf\xbd" "b") != std::string::npos);
+  const std::string encoded = line(hz::result_record("c1", hz::ToolOutput::success("a\xff"
+                                                                                   "b")),
+                                   1);
+  CHECK(encoded.find("a\xef\xbf\xbd"
+                     "b") != std::string::npos);
   CHECK(encoded.back() == '\n');
 }
 

@@ -64,7 +64,8 @@ TEST_SUITE_BEGIN("04-journal/torn-tail");
 
 TEST_CASE("um registro pela metade no fim é cortado com aviso, e o próximo cai no lugar dele") {
   check_cut(kFirst + kSecond + kThird.substr(0, 25),
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de linha do fim): "
+            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
+            "linha do fim): "
             "25 bytes cortados; o journal agora termina no seq 2");
 }
 
@@ -72,14 +73,16 @@ TEST_CASE("um último registro completo mas sem o \\n também é cortado") {
   // Quem gravou não chegou a ver o append voltar: o passo seguinte não começou.
   const std::string unterminated = kThird.substr(0, kThird.size() - 1);
   check_cut(kFirst + kSecond + unterminated,
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de linha do fim): " +
+            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
+            "linha do fim): " +
                 std::to_string(unterminated.size()) +
                 " bytes cortados; o journal agora termina no seq 2");
 }
 
 TEST_CASE("bytes nulos no fim (o que o ext4 deixa de um append interrompido) são cortados") {
   check_cut(kFirst + kSecond + std::string(64, '\0'),
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de linha do fim): "
+            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
+            "linha do fim): "
             "64 bytes cortados; o journal agora termina no seq 2");
   check_cut(kFirst + kSecond + std::string(64, '\0') + "\n",
             "o último registro, na linha 3 (seq esperado 3), estava incompleto (bytes nulos no "
@@ -95,8 +98,10 @@ TEST_CASE("uma última linha com \\n que não é JSON ou com o crc errado é cor
   const auto computed = hz::crc32c_hex(hz::crc32c(R"({"seq":3,"text":"oI","type":"user"})"));
   check_cut(kFirst + kSecond + bad_crc,
             "o último registro, na linha 3 (seq esperado 3), estava incompleto (crc não confere: "
-            "gravado " + bad_crc.substr(8, 8) + ", calculado " + computed + "): " +
-                std::to_string(bad_crc.size()) + " bytes cortados; o journal agora termina no seq 2");
+            "gravado " +
+                bad_crc.substr(8, 8) + ", calculado " + computed +
+                "): " + std::to_string(bad_crc.size()) +
+                " bytes cortados; o journal agora termina no seq 2");
 }
 
 TEST_CASE("bytes nulos no meio param a leitura com a linha e o seq, sem tocar no arquivo") {
@@ -146,11 +151,12 @@ TEST_CASE("journal vazio, inexistente ou só com um registro rasgado: nada para 
   Journaled torn(kFirst.substr(0, 10));
   const auto cut = hz::Journal::resume(torn.path);
   REQUIRE_FALSE(cut.ok());
-  CHECK(cut.error().message == "journal " + torn.path.string() +
-                                   ": o último registro, na linha 1 (seq esperado 1), estava "
-                                   "incompleto (sem a quebra de linha do fim): 10 bytes cortados; o journal "
-                                   "agora termina no seq 0; não sobrou nenhum registro: não há "
-                                   "nada para retomar");
+  CHECK(cut.error().message ==
+        "journal " + torn.path.string() +
+            ": o último registro, na linha 1 (seq esperado 1), estava "
+            "incompleto (sem a quebra de linha do fim): 10 bytes cortados; o journal "
+            "agora termina no seq 0; não sobrou nenhum registro: não há "
+            "nada para retomar");
   CHECK(torn.bytes().empty());
 }
 
@@ -165,7 +171,8 @@ TEST_CASE("scan_journal diz até onde vão os registros bons") {
   CHECK(torn->records.size() == 1);
   CHECK(torn->good_bytes == kFirst.size());
   CHECK(torn->torn ==
-        "o último registro, na linha 2 (seq esperado 2), estava incompleto (sem a quebra de linha do fim): 6 "
+        "o último registro, na linha 2 (seq esperado 2), estava incompleto (sem a quebra de linha "
+        "do fim): 6 "
         "bytes cortados; o journal agora termina no seq 1");
 }
 

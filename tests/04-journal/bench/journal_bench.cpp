@@ -85,7 +85,8 @@ void bench_durable_step(const fs::path& dir, int steps) {
 void write_journal(const fs::path& path, int n) {
   fs::remove(path);
   std::string bytes;
-  std::vector<json> recs{hz::start_record({{"model", "m"}, {"system_prompt", "Você é um agente."}})};
+  std::vector<json> recs{
+      hz::start_record({{"model", "m"}, {"system_prompt", "Você é um agente."}})};
   int i = 0;
   while (static_cast<int>(recs.size()) < n) {
     const hz::ToolCall call{"call_" + std::to_string(i), "read_file", R"({"path":"a.txt"})"};
@@ -131,10 +132,11 @@ void bench_resume(const fs::path& dir, int n) {
     }
     messages = state->history.size();
   }
-  std::printf("retomada de %d registros (%ju bytes, %zu mensagens, mediana de 5): "
-              "read_journal %.1f ms + rebuild_state %.1f ms\n",
-              n, static_cast<std::uintmax_t>(fs::file_size(path)), messages, median(read_ms),
-              median(rebuild_ms));
+  std::printf(
+      "retomada de %d registros (%ju bytes, %zu mensagens, mediana de 5): "
+      "read_journal %.1f ms + rebuild_state %.1f ms\n",
+      n, static_cast<std::uintmax_t>(fs::file_size(path)), messages, median(read_ms),
+      median(rebuild_ms));
   fs::remove(path);
 }
 
