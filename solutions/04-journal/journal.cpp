@@ -55,6 +55,9 @@ Result<FileDescriptor> open_locked(const fs::path& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY, 0644);
   if (fd < 0) {
     const int error = errno;
+    if (error == ENOENT && (flags & O_CREAT) != 0) {
+      return Error{"não foi possível criar o " + named(path) + ": a pasta dele não existe"};
+    }
     if (error == ENOENT) return Error{named(path) + " não existe: não há nada para retomar"};
     return Error{"não foi possível abrir o " + named(path) + ": " + error_text(error)};
   }

@@ -77,6 +77,7 @@ struct Harness {
     return *it;
   }
 
+  // listing: boundaries
   void record_result(const hz::ToolCall& c, const hz::ToolOutput& output) {
     must(journal.append(hz::result_record(c.id, output)));
     history.push_back(Message::tool(c.id, output.text));
@@ -115,6 +116,9 @@ struct Harness {
     }
   }
 
+  // end-listing: boundaries
+
+  // listing: resume-dispatch
   // A retomada: o que resume_turn vai fazer.
   void resume(const hz::ResumeState& state) {
     history = state.history;
@@ -142,6 +146,7 @@ struct Harness {
         return loop();
     }
   }
+  // end-listing: resume-dispatch
 };
 
 std::vector<hz::Tool> tools_of(const hz::Workspace& workspace) {

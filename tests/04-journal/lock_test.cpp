@@ -88,6 +88,11 @@ TEST_CASE("create recusa um journal que já tem registros e o que não é arquiv
   REQUIRE_FALSE(folder.ok());
   CHECK(folder.error().message.rfind("não foi possível abrir o journal " + dir.path().string(),
                                      0) == 0);
+  const auto nowhere = hz::Journal::create(dir / "não-existe" / "novo.jsonl");
+  REQUIRE_FALSE(nowhere.ok());
+  CHECK(nowhere.error().message == "não foi possível criar o journal " +
+                                       (dir / "não-existe" / "novo.jsonl").string() +
+                                       ": a pasta dele não existe");
   std::filesystem::create_directories(dir / "vazio");
   CHECK(hz::Journal::create(dir / "vazio" / "novo.jsonl").ok());
   CHECK(std::filesystem::exists(dir / "vazio" / "novo.jsonl"));
