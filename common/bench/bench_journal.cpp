@@ -1,7 +1,6 @@
-// hz-journal-bench: quanto custa um passo durável e quanto demora a retomada.
-//
-//   hz-journal-bench [PASTA]   (padrão: a pasta atual; meça no disco de verdade,
-//                               não num tmpfs, onde fdatasync não custa nada)
+// A seção do journal (etapa 04) do hz-bench: quanto custa um passo durável e
+// quanto demora a retomada. Meça no disco de verdade (--journal-dir), não num
+// tmpfs, onde fdatasync não custa nada.
 //
 // 1. O passo durável: Journal::append (registro montado, crc, um write, um
 //    fdatasync) ao lado do custo puro do disco: um write da mesma linha e
@@ -18,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_journal.hpp"
 #include "journal.hpp"
 #include "resume.hpp"
 
@@ -109,7 +109,8 @@ void write_journal(const fs::path& path, int n) {
   std::fclose(file);
 }
 
-void bench_resume(const fs::path& dir, int n) {
+// A mediana da retomada (read_journal + rebuild_state), em ms; negativa se falhou.
+double bench_resume(const fs::path& dir, int n) {
   const fs::path path = dir / "hz-bench-resume.jsonl";
   write_journal(path, n);
   std::vector<double> read_ms;
@@ -121,14 +122,14 @@ void bench_resume(const fs::path& dir, int n) {
     read_ms.push_back(micros_since(start) / 1000);
     if (!read.ok()) {
       std::fprintf(stderr, "%s\n", read.error().message.c_str());
-      return;
+      return -1;
     }
     start = Clock::now();
     auto state = hz::rebuild_state(read->records);
     rebuild_ms.push_back(micros_since(start) / 1000);
     if (!state.ok()) {
       std::fprintf(stderr, "%s\n", state.error().message.c_str());
-      return;
+      return -1;
     }
     messages = state->history.size();
   }
@@ -138,14 +139,20 @@ void bench_resume(const fs::path& dir, int n) {
       n, static_cast<std::uintmax_t>(fs::file_size(path)), messages, median(read_ms),
       median(rebuild_ms));
   fs::remove(path);
+  return median(read_ms) + median(rebuild_ms);
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const fs::path dir = argc > 1 ? fs::path(argv[1]) : fs::current_path();
-  bench_durable_step(dir, 200);
-  bench_resume(dir, 10000);
-  bench_resume(dir, 20000);
-  return 0;
+bool run_journal_bench(const fs::path& dir, int steps) {
+  std::printf("journal (etapa 04) em %s\n", dir.string().c_str());
+  bench_durable_step(dir, steps);
+  const double ten = bench_resume(dir, 10000);
+  const double twenty = bench_resume(dir, 20000);
+  if (ten < 0 || twenty < 0) return false;
+  const bool fast = ten < kResumeTargetMs;
+  std::printf("  meta: retomada de 10.000 registros < %.0f ms -> %.1f ms, %s\n", kResumeTargetMs,
+              ten, fast ? "PASSOU" : "FALHOU");
+  std::printf("  20.000 registros / 10.000: %.2fx (linear: perto de 2x)\n", twenty / ten);
+  return fast;
 }

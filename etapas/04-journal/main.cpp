@@ -70,6 +70,13 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
+// Um journal que não pode ser usado (em uso, danificado, vazio, de outra
+// configuração): a mensagem, sem a sugestão do --help, e o código 2.
+int refuse(const std::string& message) {
+  std::cerr << kProgram << ": " << message << "\n";
+  return 2;
+}
+
 // Os freios como o usuário os pediu, já lidos.
 struct Limits {
   std::optional<hz::Micros> budget;
@@ -307,10 +314,10 @@ int run(int argc, char** argv) {
   std::optional<hz::ResumeState> resumed;
   if (resume) {
     auto opened = hz::Journal::resume(journal_path);
-    if (!opened) return usage_error(opened.error().message);
+    if (!opened) return refuse(opened.error().message);
     if (!opened->warning.empty()) std::cerr << kProgram << ": aviso: " << opened->warning << "\n";
     auto state = hz::rebuild_state(opened->records);
-    if (!state) return usage_error("journal " + journal_path + ": " + state.error().message);
+    if (!state) return refuse("journal " + journal_path + ": " + state.error().message);
     journal.emplace(std::move(opened->journal));
     resumed = std::move(state).value();
     const auto recorded = resumed->settings.find("workspace");
@@ -365,13 +372,13 @@ int run(int argc, char** argv) {
       std::string text = "as configurações desta execução contradizem as do journal " +
                          journal_path + " (retome com as mesmas):";
       for (const std::string& line : differences) text += "\n  " + hz::printable(line);
-      return usage_error(text);
+      return refuse(text);
     }
     // Um orçamento por conversa: o que já foi gasto antes da queda conta.
     budget.charge(resumed->spent);
   } else if (!journal_path.empty()) {
     auto created = hz::Journal::create(journal_path);
-    if (!created) return usage_error(created.error().message);
+    if (!created) return refuse(created.error().message);
     journal.emplace(std::move(created).value());
     if (auto seq = journal->append(hz::start_record(settings)); !seq) {
       std::cerr << kProgram << ": " << seq.error().message << "\n";

@@ -490,7 +490,8 @@ std::optional<Decision> reobserve(const ResumeState& state, Brakes& brakes, Turn
     const Message& message = state.history[i];
     if (message.role != Role::assistant || message.tool_calls.empty()) continue;
     TurnState step = turn;
-    step.model_calls = 0;
+    step.last_calls.clear();
+    step.last_results.clear();
     for (const ToolCall& call : message.tool_calls) {
       const TurnToolResult* result = result_of(state, call.id);
       if (result == nullptr) return std::nullopt;  // o passo em curso: observado ao terminar
