@@ -421,7 +421,7 @@ template <class End>
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                      const ToolBox& tools, Trace& trace, Brakes& brakes, TurnState& state,
                      int first, End end) {
-  // EXERCICIO 02-brakes/loop: o laço da 01, perguntando aos freios a cada ferramenta e passo
+  // O laço da etapa 02 (o exercício 02-brakes/loop), com os registros do journal.
   // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
   for (int turn = first; turn <= config.max_turns; ++turn) {
     const Micros before = state.cost_micros;
@@ -459,7 +459,6 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
     }
   }
   return end(Outcome::max_turns);
-  // FIM-EXERCICIO
 }
 
 }  // namespace
