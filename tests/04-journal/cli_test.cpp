@@ -198,8 +198,7 @@ TEST_CASE("retomar duas vezes seguidas, a segunda depois de outra queda, acresce
   CHECK(journaled_state(w).history == ref.history);
 }
 
-TEST_CASE(
-    "run_shell com intenção e sem resultado não roda de novo: o modelo ouve que não se sabe") {
+TEST_CASE("run_shell sem resultado não roda de novo: o modelo ouve que não se sabe") {
   World w;
   REQUIRE(start(w, "after_effect:1", "shell").exit_code == 137);
   const ProcessResult resumed = resume(w, "", "shell");
@@ -231,8 +230,7 @@ TEST_CASE("um fim rasgado é cortado com um aviso antes de a retomada acrescenta
   CHECK(journaled_state(w).history == ref.history);
 }
 
-TEST_CASE(
-    "bytes zerados no meio do journal: a retomada para, diz a linha e o seq, e não toca nele") {
+TEST_CASE("bytes zerados no meio: a retomada para, diz a linha e o seq, e não toca no journal") {
   World w;
   REQUIRE(start(w).exit_code == 0);
   std::vector<std::string> lines = split_lines(w.bytes());
