@@ -1,6 +1,7 @@
 #include "agent_loop.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <random>
 #include <utility>
 
@@ -496,8 +497,12 @@ TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
     if (call.intent && config.workspace != nullptr) {
       replay = decide_replay(*call.intent, *config.workspace);
     } else if (call.intent) {
-      replay = {Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
-                "sem pasta de trabalho para conferir"};
+      // Sem pasta, yes e no decidem do mesmo jeito; check não tem onde conferir.
+      replay =
+          call.intent->idempotency == Idempotency::check
+              ? Replay{Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
+                       "sem pasta de trabalho para conferir"}
+              : decide_replay(*call.intent, Workspace(std::filesystem::current_path()));
     }
     decisions.push_back({{"call_id", call.call.id},
                          {"name", call.call.name},

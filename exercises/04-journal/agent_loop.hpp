@@ -123,7 +123,8 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
 // max_turns e o custo já gasto no turno; o detector de repetição observa de
 // novo os resultados do turno (sem repetir notas já dadas). As chamadas sem
 // resultado seguem decide_replay: rodar, o resultado sintetizado (feito) ou
-// o texto de kUnknownResultText. Emite journal_resume {records, turn,
+// o texto de kUnknownResultText (sem config.workspace, uma chamada check fica
+// desconhecida). Emite journal_resume {records, turn,
 // pending: [{call_id, name}], decisions: [{call_id, name, decision, reason}]}
 // antes de qualquer passo. Pré-condição: config.journal é o journal
 // retomado, e config.budget (se houver) já foi cobrado de state.spent por
