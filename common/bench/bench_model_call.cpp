@@ -296,7 +296,8 @@ int run(int argc, char** argv) {
   if (journal_steps > 0) {
     std::printf("\n");
     journal_ok = run_journal_bench(
-        journal_dir.empty() ? std::filesystem::current_path() : journal_dir, journal_steps);
+        journal_dir.empty() ? std::filesystem::current_path() : std::filesystem::path(journal_dir),
+        journal_steps);
   }
 #endif
   return strict && !(fast && close && journal_ok) ? 1 : 0;
