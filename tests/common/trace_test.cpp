@@ -183,9 +183,24 @@ TEST_CASE("render_human escreve o que o detector de repetição da etapa 03 viu"
         "repetir, o turno para)");
 }
 
+TEST_CASE("render_human mostra a retomada do journal com a decisão de cada chamada pendente") {
+  CHECK(hz::render_human({{"event", "journal_resume"},
+                          {"records", 4},
+                          {"next", "run_tools"},
+                          {"decisions",
+                           {{{"call_id", "c1"},
+                             {"name", "append_file"},
+                             {"decision", "done"},
+                             {"reason", "o texto já entrou"}}}}}) ==
+        "↺ retomada do journal: 4 registros · próximo passo: run_tools\n"
+        "  ↺ append_file (c1): done · o texto já entrou");
+  CHECK(hz::render_human({{"event", "journal_resume"}, {"records", 1}}) ==
+        "↺ retomada do journal: 1 registro · próximo passo: ");
+}
+
 TEST_CASE("render_human mostra eventos desconhecidos de forma genérica") {
-  CHECK(hz::render_human({{"event", "journal_resume"}, {"step", 2}, {"path", "j.jsonl"}}) ==
-        R"(· journal_resume {"path":"j.jsonl","step":2})");
+  CHECK(hz::render_human({{"event", "checkpoint"}, {"step", 2}, {"path", "j.jsonl"}}) ==
+        R"(· checkpoint {"path":"j.jsonl","step":2})");
   CHECK(hz::render_human({{"event", "pausa"}}) == "· pausa");
   CHECK(hz::render_human({{"x", 1}}) == R"(· (evento sem nome) {"x":1})");
   CHECK(hz::render_human(json::array()) == "· evento inválido: []");
@@ -254,10 +269,10 @@ TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal"
 TEST_CASE("render_human escapa DEL e C1 que o JSON de um campo deixa passar") {
   // Achado pelo fuzzing (fuzz/trace.cpp): o dump do nlohmann escapa ESC
   // como \u001b, mas manda U+009B (o CSI de 8 bits) e DEL crus.
-  CHECK(hz::render_human({{"event", "retry"},
+  CHECK(hz::render_human({{"event", "pausa"},
                           {"detalhe",
                            "\xc2\x9b"
-                           "2J\x7f"}}) == R"(· retry {"detalhe":"\u009b2J\x7f"})");
+                           "2J\x7f"}}) == R"(· pausa {"detalhe":"\u009b2J\x7f"})");
   CHECK(hz::render_human({{"event", "tool_start"},
                           {"name", "ler"},
                           {"arguments",
