@@ -342,7 +342,7 @@ TEST_CASE("configurações que contradizem o journal são recusadas, com as dife
   CHECK(w.bytes() == before);
 }
 
-TEST_CASE("--resume sem --journal é erro de uso; um journal com registros pede --resume") {
+TEST_CASE("--resume sem --journal é erro de uso, e um journal com registros pede --resume") {
   const ProcessResult alone = run_stage({"--scenario", scenario("notes"), "--resume"});
   CHECK(alone.exit_code == 2);
   CHECK(alone.err ==

@@ -18,7 +18,7 @@ using journal_test::fork_child;
 using journal_test::read_until_closed;
 using journal_test::tell;
 
-TEST_CASE("parse_crash_at lê <fronteira>:<n> das cinco fronteiras") {
+TEST_CASE("parse_crash_at lê fronteira:n das cinco fronteiras") {
   for (const char* name :
        {"after_reply", "before_intent", "after_intent", "after_effect", "after_result"}) {
     const auto parsed = hz::parse_crash_at(std::string(name) + ":3");

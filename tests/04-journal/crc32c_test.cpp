@@ -6,7 +6,7 @@
 
 #include "crc32c.hpp"
 
-TEST_CASE("crc32c de \"123456789\" é 0xE3069283, o valor de conferência do padrão") {
+TEST_CASE("crc32c dos nove dígitos 123456789 é 0xE3069283, o valor de conferência do padrão") {
   CHECK(hz::crc32c("123456789") == 0xE3069283u);
 }
 

@@ -113,7 +113,7 @@ TEST_CASE("append_file sem a chave na intenção: desconhecido") {
 TEST_SUITE_END();
 
 // Fora dos exercícios: os casos de borda de decide_edit, direto.
-TEST_CASE("decide_edit: trecho novo que contém o antigo não diz nada; trecho vazio apaga") {
+TEST_CASE("decide_edit: trecho novo que contém o antigo não diz nada, e trecho vazio apaga") {
   hz::FileSnapshot file;
   file.exists = true;
   file.bytes = "abc";
