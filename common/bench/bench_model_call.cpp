@@ -5,7 +5,8 @@
 // na mesma rodada (a mesma carga da máquina vale para os três): o libcurl
 // puro, OpenAiClient::complete e a chamada com streaming (OpenAiClient::call
 // com stream). Depois, um cliente novo por chamada, para mostrar o que se
-// perde abrindo uma conexão TCP a cada pedido.
+// perde abrindo uma conexão TCP a cada pedido. Com a etapa 04 nas soluções,
+// uma seção do journal no fim (bench_journal.hpp).
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -13,10 +14,14 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#ifdef HZ_BENCH_JOURNAL
+#include "bench_journal.hpp"
+#endif
 #include "hz/chat_client.hpp"
 #include "hz/cli.hpp"
 #include "hz/mock/mock_server.hpp"
@@ -147,6 +152,8 @@ int run(int argc, char** argv) {
   int warmup = 200;
   int fresh_calls = 300;
   bool strict = false;
+  std::string journal_dir;
+  int journal_steps = 200;
   hz::FlagParser flags(
       "hz-bench",
       "Mede a latência de uma chamada ao modelo contra o mock no loopback, na mesma\n"
@@ -161,6 +168,13 @@ int run(int argc, char** argv) {
   flags.add_int("fresh-calls", &fresh_calls,
                 "chamadas medidas com um cliente novo por chamada (padrão 300; 0 pula)");
   flags.add_bool("strict", &strict, "sai com 1 se alguma meta falhar");
+#ifdef HZ_BENCH_JOURNAL
+  flags.add_string("journal-dir", &journal_dir,
+                   "pasta da seção do journal (padrão: a atual; um tmpfs não mede o disco)",
+                   "PASTA");
+  flags.add_int("journal-steps", &journal_steps,
+                "passos duráveis medidos na seção do journal (padrão 200; 0 pula a seção)");
+#endif
   auto parsed = flags.parse(argc, argv);
   if (!parsed) {
     std::cerr << "hz-bench: " << parsed.error().message << "\n";
@@ -277,7 +291,16 @@ int run(int argc, char** argv) {
     std::printf("  %.1fx a mediana do cliente reutilizado\n",
                 fresh_stats.median / plain_stats.median);
   }
-  return strict && !(fast && close) ? 1 : 0;
+  bool journal_ok = true;
+#ifdef HZ_BENCH_JOURNAL
+  if (journal_steps > 0) {
+    std::printf("\n");
+    journal_ok = run_journal_bench(
+        journal_dir.empty() ? std::filesystem::current_path() : std::filesystem::path(journal_dir),
+        journal_steps);
+  }
+#endif
+  return strict && !(fast && close && journal_ok) ? 1 : 0;
 }
 
 }  // namespace

@@ -630,7 +630,8 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell) {
                     "O caminho é relativo à raiz do workspace.",
                     schema({{"path", "caminho do arquivo, relativo à raiz do workspace"}})},
                    false,
-                   [workspace](const json& args) { return read_file(workspace, args); }});
+                   [workspace](const json& args) { return read_file(workspace, args); },
+                   Idempotency::yes});
   tools.push_back(
       {{"write_file",
         "Cria ou sobrescreve um arquivo do workspace com o conteúdo dado (cria as pastas que "
@@ -638,7 +639,8 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell) {
         schema({{"path", "caminho do arquivo, relativo à raiz do workspace"},
                 {"content", "o conteúdo completo do arquivo"}})},
        true,
-       [workspace](const json& args) { return write_file(workspace, args, false); }});
+       [workspace](const json& args) { return write_file(workspace, args, false); },
+       Idempotency::yes});
   tools.push_back(
       {{"edit_file",
         "Troca um trecho de um arquivo do workspace: old_text precisa aparecer exatamente uma "
@@ -648,14 +650,16 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell) {
                 {"old_text", "o trecho atual, que aparece exatamente uma vez no arquivo"},
                 {"new_text", "o trecho que entra no lugar"}})},
        true,
-       [workspace](const json& args) { return edit_file(workspace, args); }});
+       [workspace](const json& args) { return edit_file(workspace, args); },
+       Idempotency::check});
   tools.push_back(
       {{"list_dir",
         "Lista o conteúdo de uma pasta do workspace, em ordem alfabética; pastas terminam "
         "com /. Use \".\" para a raiz.",
         schema({{"path", "caminho da pasta, relativo à raiz do workspace (\".\" é a raiz)"}})},
        false,
-       [workspace](const json& args) { return list_dir(workspace, args); }});
+       [workspace](const json& args) { return list_dir(workspace, args); },
+       Idempotency::yes});
   tools.push_back(
       {{"run_shell",
         "Executa um comando com /bin/sh -c na raiz do workspace e devolve o código de saída "
@@ -666,7 +670,8 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell) {
             "padrão (stdin).",
         schema({{"command", "o comando, como seria digitado num terminal"}})},
        true,
-       [workspace, shell](const json& args) { return run_shell(workspace, shell, args); }});
+       [workspace, shell](const json& args) { return run_shell(workspace, shell, args); },
+       Idempotency::no});
   return tools;
 }
 
@@ -677,7 +682,8 @@ Tool append_file_tool(const Workspace& workspace) {
            schema({{"path", "caminho do arquivo, relativo à raiz do workspace"},
                    {"content", "o texto a acrescentar no fim do arquivo"}})},
           true,
-          [workspace](const json& args) { return write_file(workspace, args, true); }};
+          [workspace](const json& args) { return write_file(workspace, args, true); },
+          Idempotency::check};
 }
 
 }  // namespace hz

@@ -173,6 +173,21 @@ std::string stuck_call(const json& event) {
          " vezes com o mesmo resultado";
 }
 
+// A retomada (etapa 04): de onde o turno continua e o destino de cada
+// chamada que ficou sem resultado, uma linha por chamada.
+std::string render_journal_resume(const json& event) {
+  std::string line =
+      "↺ retomada do journal: " + plural(integer(event, "records"), "registro", "registros") +
+      " · próximo passo: " + text(event, "next");
+  const auto decisions = event.find("decisions");
+  if (decisions == event.end() || !decisions->is_array()) return line;
+  for (const json& decision : *decisions) {
+    line += "\n  ↺ " + text(decision, "name") + " (" + text(decision, "call_id") +
+            "): " + text(decision, "decision") + " · " + brief(text(decision, "reason"), 1, 200);
+  }
+  return line;
+}
+
 Tint tint_of(const json& event) {
   const std::string name = text(event, "event");
   if (name == "model_request" || name == "model_response") return Tint::cyan;
@@ -183,7 +198,7 @@ Tint tint_of(const json& event) {
     return Tint::red;
   }
   if (name == "retry" || name == "stream_fallback" || name == "note" || name == "tool_repetition" ||
-      name == "repetition_warning") {
+      name == "repetition_warning" || name == "journal_resume") {
     return Tint::yellow;
   }
   return Tint::dim;
@@ -218,6 +233,7 @@ std::string render_human(const json& event) {
     return "  ⊘ " + text(event, "name") + " não rodou (" + text(event, "outcome") + ")";
   }
   if (name == "note") return "  ⚑ nota ao modelo: " + brief(text(event, "text"), 1, 200);
+  if (name == "journal_resume") return render_journal_resume(event);
   if (name == "tool_repetition") return render_tool_repetition(event);
   if (name == "repetition_warning") {
     return "  ⚠ repetição: " + stuck_call(event) + "; aviso ao modelo (se repetir, o turno para)";

@@ -62,6 +62,18 @@ TEST_CASE("só as ferramentas que escrevem ou executam pedem aprovação") {
   CHECK(hz::append_file_tool(f.workspace).needs_approval);
 }
 
+TEST_CASE("cada ferramenta declara se pode rodar de novo numa retomada") {
+  Fixture f;
+  using hz::Idempotency;
+  std::vector<Idempotency> declared;
+  for (const auto& tool : f.tools) declared.push_back(tool.idempotency);
+  // read_file, write_file, edit_file, list_dir, run_shell
+  CHECK(declared == std::vector<Idempotency>{Idempotency::yes, Idempotency::yes, Idempotency::check,
+                                             Idempotency::yes, Idempotency::no});
+  CHECK(hz::append_file_tool(f.workspace).idempotency == Idempotency::check);
+  CHECK(hz::Tool{}.idempotency == Idempotency::no);  // quem não declara nunca roda de novo
+}
+
 TEST_CASE("os schemas exigem os argumentos documentados de cada ferramenta") {
   Fixture f;
   CHECK(

@@ -141,9 +141,66 @@ TEST_CASE("render_human escreve as falhas, as novas tentativas e as notas da eta
         "  ⚑ nota ao modelo: [nota: conclua]");
 }
 
+TEST_CASE("render_human escreve o que o detector de repetição da etapa 03 viu") {
+  CHECK(hz::render_human({{"event", "tool_repetition"},
+                          {"turn", 2},
+                          {"call_id", "c2"},
+                          {"name", "run_shell"},
+                          {"repetition", "repeat"},
+                          {"repeat_count", 2},
+                          {"threshold", 3}}) ==
+        "  ↻ run_shell: repetição 2/3 (mesma chamada, mesmo resultado)");
+  CHECK(hz::render_human({{"event", "tool_repetition"},
+                          {"name", "run_shell"},
+                          {"repetition", "progress"},
+                          {"repeat_count", 1},
+                          {"threshold", 3}}) ==
+        "  ↻ run_shell: mesma chamada, resultado novo (progresso)");
+  CHECK(hz::render_human({{"event", "tool_repetition"},
+                          {"name", "write_file"},
+                          {"repetition", "cycle"},
+                          {"repeat_count", 2},
+                          {"threshold", 3}}) ==
+        "  ↻ write_file: ciclo (a mesma sequência, com os mesmos resultados)");
+  CHECK(hz::render_human({{"event", "repetition_warning"},
+                          {"turn", 3},
+                          {"call_id", "c3"},
+                          {"name", "run_shell"},
+                          {"count", 3},
+                          {"kind", "same"}}) ==
+        "  ⚠ repetição: run_shell 3 vezes com o mesmo resultado; aviso ao modelo (se repetir, o "
+        "turno para)");
+  CHECK(hz::render_human({{"event", "repetition_stop"},
+                          {"name", "write_file"},
+                          {"count", 2},
+                          {"kind", "cycle"},
+                          {"cycle", {"run_shell", "read_file", "write_file"}}}) ==
+        "  ⚠ repetição depois do aviso: o ciclo run_shell → read_file → write_file duas vezes "
+        "com os mesmos resultados; o turno para");
+  // Campos de tipo errado não derrubam a linha.
+  CHECK(hz::render_human({{"event", "repetition_warning"}, {"kind", "cycle"}, {"cycle", 7}}) ==
+        "  ⚠ repetição: o ciclo ? duas vezes com os mesmos resultados; aviso ao modelo (se "
+        "repetir, o turno para)");
+}
+
+TEST_CASE("render_human mostra a retomada do journal com a decisão de cada chamada pendente") {
+  CHECK(hz::render_human({{"event", "journal_resume"},
+                          {"records", 4},
+                          {"next", "run_tools"},
+                          {"decisions",
+                           {{{"call_id", "c1"},
+                             {"name", "append_file"},
+                             {"decision", "done"},
+                             {"reason", "o texto já entrou"}}}}}) ==
+        "↺ retomada do journal: 4 registros · próximo passo: run_tools\n"
+        "  ↺ append_file (c1): done · o texto já entrou");
+  CHECK(hz::render_human({{"event", "journal_resume"}, {"records", 1}}) ==
+        "↺ retomada do journal: 1 registro · próximo passo: ");
+}
+
 TEST_CASE("render_human mostra eventos desconhecidos de forma genérica") {
-  CHECK(hz::render_human({{"event", "journal_resume"}, {"step", 2}, {"path", "j.jsonl"}}) ==
-        R"(· journal_resume {"path":"j.jsonl","step":2})");
+  CHECK(hz::render_human({{"event", "checkpoint"}, {"step", 2}, {"path", "j.jsonl"}}) ==
+        R"(· checkpoint {"path":"j.jsonl","step":2})");
   CHECK(hz::render_human({{"event", "pausa"}}) == "· pausa");
   CHECK(hz::render_human({{"x", 1}}) == R"(· (evento sem nome) {"x":1})");
   CHECK(hz::render_human(json::array()) == "· evento inválido: []");
@@ -211,12 +268,11 @@ TEST_CASE("render_human não deixa a saída de uma ferramenta mexer no terminal"
 
 TEST_CASE("render_human escapa DEL e C1 que o JSON de um campo deixa passar") {
   // Achado pelo fuzzing (fuzz/trace.cpp): o dump do nlohmann escapa ESC
-  // como \u001b, mas manda U+009B (o CSI de 8 bits) e DEL crus. Um evento
-  // que o render_human não conhece sai como nome e JSON.
-  CHECK(hz::render_human({{"event", "evento_novo"},
+  // como \u001b, mas manda U+009B (o CSI de 8 bits) e DEL crus.
+  CHECK(hz::render_human({{"event", "pausa"},
                           {"detalhe",
                            "\xc2\x9b"
-                           "2J\x7f"}}) == R"(· evento_novo {"detalhe":"\u009b2J\x7f"})");
+                           "2J\x7f"}}) == R"(· pausa {"detalhe":"\u009b2J\x7f"})");
   CHECK(hz::render_human({{"event", "tool_start"},
                           {"name", "ler"},
                           {"arguments",

@@ -42,10 +42,21 @@ struct ToolOutput {
   static ToolOutput failure(std::string text) { return {false, std::move(text)}; }
 };
 
+// O que fazer, na retomada (etapa 04), com uma chamada cuja intenção está no
+// journal e o resultado não: o processo caiu entre o efeito e o registro.
+//   yes    rodar de novo dá o mesmo efeito (read_file, list_dir, write_file);
+//   check  dá para conferir pelo estado do workspace se o efeito aconteceu
+//          (edit_file pelo texto; append_file pela chave gravada na intenção);
+//   no     não dá para saber nem para repetir sem risco (run_shell): o modelo
+//          ouve que o resultado é desconhecido.
+enum class Idempotency { yes, check, no };
+
 struct Tool {
   ToolSchema schema;            // nome, descrição e JSON Schema dos argumentos
   bool needs_approval = false;  // escreve ou executa algo: pergunta antes (endpoint real)
   std::function<ToolOutput(const nlohmann::json& args)> run;
+  // Só a etapa 04 pergunta. O padrão é o seguro: quem não declara nunca roda de novo.
+  Idempotency idempotency = Idempotency::no;
 };
 
 // run_shell: o comando roda com /bin/sh -c num grupo de processos só dele.

@@ -1,0 +1,511 @@
+// hz-04-journal: o loop do agente com os freios da etapa 02, o detector de
+// repetição da etapa 03 e o journal (capítulo 4) como um programa que roda.
+//
+// O mesmo chat da etapa 03, mais o journal: com --journal ARQUIVO, cada passo
+// concluído (a mensagem do usuário, cada resposta do modelo, a intenção e o
+// resultado de cada ferramenta, as notas, o fim do turno) é gravado e
+// sincronizado antes de o seguinte começar; com --resume, a conversa volta
+// do journal (histórico, gasto, chamadas do turno, pasta de trabalho) e o
+// turno interrompido continua sem repetir o que já teve efeito. A ferramenta
+// append_file (não idempotente) existe só nesta etapa. HZ_CRASH_AT, para os
+// testes, mata o processo numa fronteira do journal (crash_point.hpp).
+//
+// Um journal que não abre, em uso por outro harness, danificado no meio,
+// vazio, ou configurações que contradizem as dele: mensagem e saída 2, com o
+// arquivo intocado. Um registro que não pôde ser gravado no meio do turno:
+// desfecho journal, mensagem com o nome do arquivo e saída 1.
+//
+// stdout: só as respostas finais (num terminal, a resposta aparece enquanto
+// chega). stderr: o trace humano, as perguntas e os avisos. Código de saída:
+// o do desfecho do último turno (success 0, max_turns 3, budget 4, timeout 5,
+// provider_error 6, repetition 7, cancelled 130, journal 1), 2 para erro de
+// uso (e para um journal que não pode ser retomado), 1 para erro de ambiente (inclusive uma
+// resposta que não pôde ser escrita no stdout ou um --trace que ficou incompleto).
+#include <unistd.h>
+
+#include <cstddef>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "agent_loop.hpp"
+#include "budget.hpp"
+#include "clock.hpp"
+#include "context.hpp"
+#include "crash_point.hpp"
+#include "hz/cli.hpp"
+#include "hz/stage/console.hpp"
+#include "hz/stage/context_guard.hpp"
+#include "hz/stage/flags.hpp"
+#include "hz/stage/interrupt.hpp"
+#include "hz/stage/limits.hpp"
+#include "hz/stage/live.hpp"
+#include "hz/stage/session.hpp"
+#include "hz/terminal.hpp"
+#include "hz/text.hpp"
+#include "hz/tools.hpp"
+#include "hz/workspace.hpp"
+#include "journal.hpp"
+#include "journal_record.hpp"
+#include "money.hpp"
+#include "outcome.hpp"
+#include "repetition.hpp"
+#include "resume.hpp"
+#include "retry.hpp"
+#include "tool_dispatch.hpp"
+
+namespace {
+
+constexpr const char* kProgram = "hz-04-journal";
+constexpr const char* kDemoScenario = "monday";
+
+int usage_error(const std::string& message) {
+  std::cerr << kProgram << ": " << message << "\n"
+            << "Use " << kProgram << " --help para ver as opções.\n";
+  return 2;
+}
+
+// Um journal que não pode ser usado (em uso, danificado, vazio, de outra
+// configuração): a mensagem, sem a sugestão do --help, e o código 2.
+int refuse(const std::string& message) {
+  std::cerr << kProgram << ": " << message << "\n";
+  return 2;
+}
+
+// Os freios como o usuário os pediu, já lidos.
+struct Limits {
+  std::optional<hz::Micros> budget;
+  std::optional<hz::Prices> prices;  // das flags; vazio: da tabela
+  hz::HttpOptions http;
+  std::chrono::milliseconds turn_deadline{0};
+};
+
+hz::Result<hz::Micros> read_usd(const std::string& text, const std::string& flag) {
+  auto value = hz::parse_usd(text);
+  if (!value) return hz::Error{"--" + flag + ": " + value.error().message};
+  return value;
+}
+
+hz::Result<Limits> read_limits(const hz::stage::LimitFlags& flags) {
+  Limits limits;
+  auto http = hz::stage::http_options(flags);
+  if (!http) return http.error();
+  limits.http = *http;
+  auto deadline = hz::stage::parse_seconds(flags.turn_timeout, "turn-timeout");
+  if (!deadline) return deadline.error();
+  limits.turn_deadline = *deadline;
+  if (!flags.budget_usd.empty()) {
+    auto budget = read_usd(flags.budget_usd, "budget-usd");
+    if (!budget) return budget.error();
+    limits.budget = *budget;
+  }
+  if (flags.price_input.empty() != flags.price_output.empty()) {
+    return hz::Error{"--price-input e --price-output vão juntos (o preço tem duas partes)"};
+  }
+  if (!flags.price_input.empty()) {
+    auto input = read_usd(flags.price_input, "price-input");
+    if (!input) return input.error();
+    auto output = read_usd(flags.price_output, "price-output");
+    if (!output) return output.error();
+    if (*input > hz::kMaxPricePerMillion || *output > hz::kMaxPricePerMillion) {
+      return hz::Error{"--price-input e --price-output vão até US$ 1000000 por milhão"};
+    }
+    limits.prices = hz::Prices{*input, *output, true};
+  }
+  if (flags.max_retries < 0 || flags.max_retries > 100) {
+    return hz::Error{"--max-retries vai de 0 a 100"};
+  }
+  return limits;
+}
+
+// As flags do detector como o usuário as escreveu.
+struct RepetitionFlags {
+  int window = hz::RepetitionConfig{}.window;
+  int threshold = hz::RepetitionConfig{}.threshold;
+  std::string exempt;  // "wait,sleep"
+};
+
+std::string without_spaces(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first == std::string_view::npos) return {};
+  return std::string(text.substr(first, text.find_last_not_of(' ') - first + 1));
+}
+
+// "wait, sleep" → {"wait", "sleep"}; um nome vazio ("wait,,sleep") é erro.
+hz::Result<std::vector<std::string>> read_exempt(const std::string& text) {
+  std::vector<std::string> names;
+  if (text.empty()) return names;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t length = comma == std::string::npos ? std::string::npos : comma - start;
+    const std::string name = without_spaces(std::string_view(text).substr(start, length));
+    if (name.empty()) {
+      return hz::Error{"--repetition-exempt: nome de ferramenta vazio em \"" + hz::printable(text) +
+                       "\" (use nomes separados por vírgula, como wait,sleep)"};
+    }
+    names.push_back(name);
+    if (comma == std::string::npos) return names;
+    start = comma + 1;
+  }
+}
+
+hz::Result<hz::RepetitionConfig> read_repetition(const RepetitionFlags& flags) {
+  auto exempt = read_exempt(flags.exempt);
+  if (!exempt) return exempt.error();
+  return hz::check_repetition_config(
+      hz::RepetitionConfig{flags.window, flags.threshold, std::move(exempt).value()});
+}
+
+// O preço do modelo: o das flags ou o da tabela embutida.
+hz::Prices price_of(const Limits& limits, const std::string& model) {
+  if (limits.prices) return *limits.prices;
+  // A tabela vem do próprio repositório: se ela não lê, é bug (lança).
+  auto table = hz::parse_price_table(hz::stage::embedded_price_table());
+  if (!table) throw std::runtime_error("etapas/support/prices.json: " + table.error().message);
+  return hz::find_price(*table, model);
+}
+
+// 2000 → "2 s"; 1500 → "1.5 s".
+std::string seconds_text(std::chrono::milliseconds ms) {
+  std::string text = std::to_string(ms.count() / 1000);
+  if (const long long rest = ms.count() % 1000; rest != 0) {
+    std::string decimals = std::to_string(rest);
+    decimals.insert(0, 3 - decimals.size(), '0');
+    while (decimals.back() == '0') decimals.pop_back();
+    text += "." + decimals;
+  }
+  return text + " s";
+}
+
+// "limites: ..." para stderr, no começo: o que vai parar o turno.
+std::string describe_limits(const hz::LoopConfig& config, const Limits& limits) {
+  std::string text = "limites: " + std::to_string(config.max_turns) + " chamadas por turno";
+  text += limits.budget ? " · orçamento US$ " + hz::format_usd(*limits.budget) : " · sem orçamento";
+  if (config.prices.known) {
+    text += " · preço US$ " + hz::format_usd(config.prices.input_per_million) + " / US$ " +
+            hz::format_usd(config.prices.output_per_million) + " por milhão";
+  } else {
+    text += " · preço desconhecido";
+  }
+  if (config.turn_deadline.count() > 0) {
+    text += " · prazo do turno " + seconds_text(config.turn_deadline);
+  }
+  text += " · " + std::to_string(config.retry.max_retries) + " novas tentativas";
+  text += config.stream ? " · streaming" : " · sem streaming";
+  if (config.repetition) {
+    text += " · detector de repetição: janela " + std::to_string(config.repetition->window) +
+            ", limiar " + std::to_string(config.repetition->threshold);
+    for (std::size_t i = 0; i < config.repetition->exempt.size(); ++i) {
+      text += (i == 0 ? ", isentas: " : ", ") + hz::printable(config.repetition->exempt[i]);
+    }
+  }
+  return text + "\n";
+}
+
+// listing: settings
+// As configurações que uma retomada precisa repetir: as que mudam o que o
+// modelo vê, o que as ferramentas tocam e quando o turno para. Com o mock
+// embutido, o endereço muda a cada execução (porta efêmera) e conta o
+// cenário; com um modelo real, conta o endereço.
+nlohmann::json settings_of(const hz::stage::Session& session, const hz::LoopConfig& config,
+                           const Limits& limits, const std::string& system_prompt,
+                           int max_tool_output) {
+  nlohmann::json exempt = nlohmann::json::array();
+  if (config.repetition) {
+    for (const std::string& name : config.repetition->exempt) exempt.push_back(name);
+  }
+  return {
+      {"model", session.model_name},
+      {"endpoint", session.scripted ? "mock:" + session.scenario_name : session.base_url},
+      {"workspace", std::filesystem::absolute(session.workspace).lexically_normal().string()},
+      {"max_turns", config.max_turns},
+      {"budget_micros", limits.budget ? nlohmann::json(*limits.budget) : nlohmann::json()},
+      {"price_input_micros",
+       config.prices.known ? nlohmann::json(config.prices.input_per_million) : nlohmann::json()},
+      {"price_output_micros",
+       config.prices.known ? nlohmann::json(config.prices.output_per_million) : nlohmann::json()},
+      {"turn_deadline_ms", config.turn_deadline.count()},
+      {"repetition_window", config.repetition ? config.repetition->window : 0},
+      {"repetition_threshold", config.repetition ? config.repetition->threshold : 0},
+      {"repetition_exempt", exempt},
+      {"max_tool_output", max_tool_output},
+      {"system_prompt", system_prompt},
+  };
+}
+// end-listing: settings
+
+// Uma frase para stderr sobre o que a retomada achou.
+std::string describe_resume(const std::string& path, const hz::ResumeState& state) {
+  std::string text = "retomando " + path + ": " + std::to_string(state.last_seq) + " registros, " +
+                     std::to_string(state.turns_ended) + " turno(s) encerrado(s)";
+  if (state.turn_open) {
+    text += ", um turno aberto com " + std::to_string(state.model_calls) +
+            " chamada(s) ao modelo e US$ " + hz::format_usd(state.turn_cost) + " gastos nele";
+  }
+  text += "; gasto da conversa: US$ " + hz::format_usd(state.spent) +
+          "; próximo passo: " + std::string(hz::to_string(state.next));
+  return text + "\n";
+}
+
+int run(int argc, char** argv) {
+  hz::stage::CommonFlags flags;
+  flags.max_turns = hz::kDefaultMaxTurns;
+  hz::stage::LimitFlags limit_flags;
+  limit_flags.max_retries = hz::kDefaultMaxRetries;
+  int max_tool_output = static_cast<int>(hz::kDefaultMaxToolOutput);
+  RepetitionFlags repetition_flags;
+  std::string journal_path;
+  bool resume = false;
+
+  hz::FlagParser parser(kProgram,
+                        "Etapa 04: o journal e a retomada, sobre o detector da etapa 03.");
+  hz::stage::add_common_flags(parser, flags);
+  hz::stage::add_limit_flags(parser, limit_flags);
+  const std::string cut_help =
+      "bytes da saída de uma ferramenta que entram no histórico; o meio do resto é cortado "
+      "(padrão: " +
+      std::to_string(max_tool_output) + ")";
+  parser.add_int("max-tool-output", &max_tool_output, cut_help, "BYTES");
+  parser.add_int("repetition-window", &repetition_flags.window,
+                 "quantas tool calls recentes do turno o detector de repetição olha, a atual "
+                 "incluída (padrão: " +
+                     std::to_string(repetition_flags.window) + "; de 2 a " +
+                     std::to_string(hz::kMaxRepetitionWindow) + ")");
+  parser.add_int("repetition-threshold", &repetition_flags.threshold,
+                 "quantas vezes a mesma chamada, com o mesmo resultado, precisa aparecer na "
+                 "janela para travar: a primeira vez avisa o modelo, a seguinte encerra o turno "
+                 "com repetition (padrão: " +
+                     std::to_string(repetition_flags.threshold) + "; de 2 até a janela)");
+  parser.add_string("repetition-exempt", &repetition_flags.exempt,
+                    "ferramentas que o detector não conta, separadas por vírgula (padrão: "
+                    "nenhuma)",
+                    "NOME[,NOME]");
+  parser.add_string("journal", &journal_path,
+                    "grava cada passo concluído neste arquivo JSONL, no disco antes do passo "
+                    "seguinte (o arquivo não pode ter registros; para continuar um, use --resume)",
+                    "ARQUIVO");
+  parser.add_bool("resume", &resume,
+                  "continua a conversa do --journal: o histórico, o gasto, as chamadas do turno e "
+                  "a pasta de trabalho gravados; as outras configurações precisam ser as mesmas");
+  auto help = parser.parse(argc, argv);
+  if (!help) return usage_error(help.error().message);
+  if (*help) {
+    std::cout << parser.usage();
+    return 0;
+  }
+  if (flags.max_turns < 1) return usage_error("--max-turns precisa ser pelo menos 1");
+  if (max_tool_output < 64) return usage_error("--max-tool-output precisa ser pelo menos 64");
+  auto limits = read_limits(limit_flags);
+  if (!limits) return usage_error(limits.error().message);
+  auto repetition = read_repetition(repetition_flags);
+  if (!repetition) return usage_error(repetition.error().message);
+  if (resume && journal_path.empty()) return usage_error("--resume precisa de --journal ARQUIVO");
+  // Um HZ_CRASH_AT inválido lança: erro de inicialização (saída 1).
+  hz::CrashPoints crash = hz::CrashPoints::from_env();
+
+  // A retomada lê o journal antes de tudo: a pasta de trabalho vem dele.
+  std::optional<hz::Journal> journal;
+  std::optional<hz::ResumeState> resumed;
+  if (resume) {
+    auto opened = hz::Journal::resume(journal_path);
+    if (!opened) return refuse(opened.error().message);
+    if (!opened->warning.empty()) std::cerr << kProgram << ": aviso: " << opened->warning << "\n";
+    auto state = hz::rebuild_state(opened->records);
+    if (!state) return refuse("journal " + journal_path + ": " + state.error().message);
+    journal.emplace(std::move(opened->journal));
+    resumed = std::move(state).value();
+    const auto recorded = resumed->settings.find("workspace");
+    if (flags.workspace.empty() && recorded != resumed->settings.end() && recorded->is_string()) {
+      flags.workspace = recorded->get<std::string>();
+    }
+  }
+
+  std::string system_prompt(hz::default_system_prompt());
+  if (!flags.system_prompt.empty()) {
+    auto text = hz::stage::read_text_file(flags.system_prompt);
+    if (!text) return usage_error("--system-prompt: " + text.error().message);
+    system_prompt = std::move(text).value();
+  }
+
+  auto trace = hz::stage::open_trace(flags.trace);
+  if (!trace) return usage_error(trace.error().message);
+  auto session = hz::stage::open_session(flags, kDemoScenario, limits->http);
+  if (!session) {
+    std::cerr << kProgram << ": " << session.error().message << "\n";
+    return session.error().exit_code;
+  }
+  const bool color = hz::wants_color(2);
+
+  // O Ctrl-C só marca a flag; quem a lê é o loop, o transporte e o run_shell.
+  hz::stage::install_interrupt_handler();
+  std::atomic<bool>& cancel = hz::stage::interrupt_flag();
+  hz::SystemClock clock(&cancel);
+  // Um orçamento por conversa: os turnos do chat gastam do mesmo.
+  hz::Budget budget = limits->budget ? hz::Budget(*limits->budget) : hz::Budget();
+
+  hz::LoopConfig config{session->model_name, flags.max_turns};
+  config.budget = &budget;
+  config.prices = price_of(*limits, session->model_name);
+  config.call_timeout = limits->http.timeout;
+  config.turn_deadline = limits->turn_deadline;
+  config.retry.max_retries = limit_flags.max_retries;
+  config.clock = &clock;
+  config.cancel = &cancel;
+  config.stream = !limit_flags.no_stream;
+  config.repetition = *repetition;
+  const hz::Workspace workspace(session->workspace);
+  config.workspace = &workspace;
+  config.crash = &crash;
+
+  const nlohmann::json settings =
+      settings_of(*session, config, *limits, system_prompt, max_tool_output);
+  if (resumed) {
+    const std::vector<std::string> differences =
+        hz::settings_differences(resumed->settings, settings);
+    if (!differences.empty()) {
+      std::string text = "as configurações desta execução contradizem as do journal " +
+                         journal_path + " (retome com as mesmas):";
+      for (const std::string& line : differences) text += "\n  " + hz::printable(line);
+      return refuse(text);
+    }
+    // Um orçamento por conversa: o que já foi gasto antes da queda conta.
+    budget.charge(resumed->spent);
+  } else if (!journal_path.empty()) {
+    auto created = hz::Journal::create(journal_path);
+    if (!created) return refuse(created.error().message);
+    journal.emplace(std::move(created).value());
+    if (auto seq = journal->append(hz::start_record(settings)); !seq) {
+      std::cerr << kProgram << ": " << seq.error().message << "\n";
+      return 1;
+    }
+  }
+  if (journal) config.journal = &*journal;
+
+  std::cerr << hz::paint(hz::stage::describe(*session) + describe_limits(config, *limits),
+                         hz::Tint::dim, color);
+  // Sem preço, o gasto conta zero e o teto nunca chega: quem pediu um teto
+  // precisa saber que ele não vale (preço desconhecido não é custo zero).
+  if (limits->budget && !config.prices.known) {
+    std::cerr << hz::paint("aviso: o modelo " + hz::printable(session->model_name) +
+                               " não está na tabela de preços (etapas/support/prices.json): o "
+                               "orçamento NÃO pode ser cumprido. Informe --price-input e "
+                               "--price-output (0 e 0 para um modelo local).\n",
+                           hz::Tint::yellow, color);
+  }
+
+  // Com modelo real, quem escreve ou executa pergunta antes (a não ser com
+  // --yes); o roteiro do mock já é conhecido, então não pergunta.
+  hz::Approver approver;
+  if (!session->scripted && !flags.yes) {
+    approver = [](const hz::Tool& tool, const nlohmann::json& args) {
+      return hz::stage::ask_permission(std::cin, std::cerr, tool.schema.name, args);
+    };
+  }
+  hz::ShellOptions shell;
+  shell.cancel = &cancel;
+  // append_file, a ferramenta que não se pode repetir, só existe nesta etapa.
+  std::vector<hz::Tool> tool_list = hz::basic_tools(workspace, shell);
+  tool_list.push_back(hz::append_file_tool(workspace));
+  const hz::ToolBox tools(std::move(tool_list), approver,
+                          static_cast<std::size_t>(max_tool_output));
+
+  // Num terminal, a resposta aparece enquanto chega; fora dele, só no fim.
+  const bool live = config.stream && isatty(STDOUT_FILENO) == 1;
+  // O loop fala com o modelo através do aviso de janela de contexto cheia.
+  const auto guarded = hz::stage::guard_context(flags, *session, std::cerr);
+  hz::stage::LiveText live_text(std::cout);
+  hz::stage::LiveModel live_model(*guarded, live_text);
+  hz::ChatModel& model = live ? static_cast<hz::ChatModel&>(live_model) : *guarded;
+
+  std::vector<hz::Message> history = hz::start_conversation(system_prompt);
+  const bool chat = flags.prompt.empty() && session->scenario_prompt.empty();
+  bool answer_lost = false;
+  bool journal_failed = false;
+  auto report = [&](const hz::TurnResult& result) {
+    const bool shown = live && live_model.last_reply_shown();
+    if (!result.final_text.empty() && !shown &&
+        !hz::stage::write_answer(std::cout, result.final_text)) {
+      answer_lost = true;
+    }
+    if (result.outcome == hz::Outcome::journal) {
+      std::cerr << kProgram << ": " << result.error << "\n";
+      journal_failed = true;
+    }
+    if (limits->budget) {
+      std::cerr << hz::paint("  orçamento da conversa: US$ " + hz::format_usd(budget.spent()) +
+                                 " de US$ " + hz::format_usd(*limits->budget) + " gastos\n",
+                             hz::Tint::dim, color);
+    }
+    if (chat && result.outcome == hz::Outcome::cancelled) {
+      std::cerr << hz::paint(
+          "  turno interrompido; a conversa continua (Ctrl-C no prompt, ou "
+          "Ctrl-D, sai)\n",
+          hz::Tint::dim, color);
+    }
+    return hz::exit_code(result.outcome);
+  };
+  auto one_turn = [&](const std::string& text) {
+    // Depois de uma falha, o journal recusa tudo: nenhum turno novo sem registro.
+    if (journal_failed) return 1;
+    if (journal) {
+      if (auto seq = journal->append(hz::user_record(text)); !seq) {
+        std::cerr << kProgram << ": " << seq.error().message << "\n";
+        journal_failed = true;
+        return 1;
+      }
+    }
+    hz::add_user_message(history, text);
+    return report(hz::run_turn(history, config, model, tools, **trace));
+  };
+
+  int code = 0;
+  std::string prompt = flags.prompt.empty() ? session->scenario_prompt : flags.prompt;
+  if (resumed) {
+    std::cerr << hz::paint(describe_resume(journal_path, *resumed), hz::Tint::dim, color);
+    history = resumed->history;
+    if (resumed->next != hz::NextStep::wait_user) {
+      code = report(hz::resume_turn(history, *resumed, config, model, tools, **trace));
+    }
+    // O pedido do cenário já está no journal: só um --prompt abre um turno
+    // novo (ou o do cenário, se a queda veio antes de o primeiro turno começar).
+    const bool started = resumed->turns_ended > 0 || resumed->turn_open;
+    if ((started && flags.prompt.empty()) || journal_failed) prompt.clear();
+  }
+  if (!prompt.empty()) {
+    std::cerr << hz::stage::user_line(prompt, color) << "\n";
+    code = one_turn(prompt);
+  } else if (chat && !journal_failed) {
+    code = hz::stage::run_interruptible_chat(std::cin, std::cerr, cancel, one_turn);
+  }
+  for (const auto& failure : session->mock_failures()) {
+    std::cerr << kProgram << ": o mock registrou: " << failure << "\n";
+  }
+  // Uma resposta que não chegou ao stdout, ou um trace pedido que ficou
+  // incompleto, não pode terminar como sucesso.
+  if (answer_lost) {
+    std::cerr << kProgram << ": não foi possível escrever a resposta na saída padrão\n";
+    code = 1;
+  }
+  if ((*trace)->failed() && code == 0) code = 1;
+  if (journal_failed) code = 1;
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hz::stage::guard_standard_fds();
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& error) {
+    // Erros de inicialização e bugs: uma mensagem clara em vez de um abort.
+    std::cerr << kProgram << ": erro: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,191 @@
+// O loop do agente: envia o histórico ao modelo, guarda a resposta, roda as
+// ferramentas pedidas e repete até o modelo responder sem tool calls ou até
+// um freio puxar: o limite de chamadas, o orçamento, o prazo do turno, uma
+// falha do provedor que as novas tentativas não resolveram, o Ctrl-C ou, da
+// etapa 03 em diante, o detector de repetição (que entra pela política,
+// policy.hpp: o passo é o da etapa 02). Da etapa 04 em diante, com um
+// journal, cada passo concluído fica no disco antes de o seguinte começar, e
+// resume_turn continua um turno que um processo morto deixou no meio.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "budget.hpp"
+#include "clock.hpp"
+#include "crash_point.hpp"
+#include "hz/chat_client.hpp"
+#include "hz/result.hpp"
+#include "hz/trace.hpp"
+#include "hz/wire.hpp"
+#include "hz/workspace.hpp"
+#include "journal.hpp"
+#include "money.hpp"
+#include "outcome.hpp"
+#include "policy.hpp"
+#include "repetition.hpp"
+#include "resume.hpp"
+#include "retry.hpp"
+#include "tool_dispatch.hpp"
+
+namespace hz {
+
+// listing: loop-config
+// Quantas chamadas ao modelo um turno pode fazer quando ninguém diz (--max-turns).
+inline constexpr int kDefaultMaxTurns = 20;
+
+// Os campos da etapa 02 vêm depois dos da 01, e os padrões repetem a etapa 01:
+// sem teto, sem prazo, sem novas tentativas, sem streaming.
+struct LoopConfig {
+  std::string model;                 // o campo "model" de cada pedido
+  int max_turns = kDefaultMaxTurns;  // pré-condição: >= 1
+
+  Budget* budget = nullptr;                    // o orçamento da conversa; nulo: sem teto
+  Prices prices{};                             // o preço do modelo; padrão: desconhecido
+  std::chrono::milliseconds call_timeout{0};   // uma chamada inteira; 0: o do transporte
+  std::chrono::milliseconds turn_deadline{0};  // o turno inteiro; 0: sem prazo
+  RetryPolicy retry{};                         // padrão: nenhuma nova tentativa
+  Clock* clock = nullptr;                      // nulo: system_clock()
+  std::function<double()> random{};            // o sorteio do jitter, em [0, 1); vazio: aleatório
+  const std::atomic<bool>* cancel = nullptr;   // a flag do Ctrl-C; nula: sem cancelamento
+  bool stream = false;                         // pedir a resposta por streaming
+  std::function<void(std::string_view)> on_text{};  // o texto que chega por streaming
+
+  // Etapa 03. Vazio: sem detector de repetição, como na etapa 02 (o
+  // hz-03-repetition-detector liga com os padrões de RepetitionConfig, janela
+  // 5 e limiar 3). Pré-condição: conferido por check_repetition_config.
+  std::optional<RepetitionConfig> repetition{};
+
+  // Etapa 04. Nulo: sem journal, como na etapa 03. Com journal, workspace é a
+  // pasta das ferramentas (a chave do append_file e a decisão da retomada
+  // olham o disco); crash, os pontos de queda dos testes (nulo: nenhum).
+  // Pré-condição: os três vivem mais que o turno.
+  Journal* journal = nullptr;
+  const Workspace* workspace = nullptr;
+  CrashPoints* crash = nullptr;
+};
+// end-listing: loop-config
+
+// listing: provider-failure
+// Uma tentativa de chamar o modelo falhou (rede, HTTP de erro, corpo ilegível).
+//
+// call_model lança esta exceção, como na etapa 01; call_with_retry a pega num
+// lugar só e a transforma em valor: outra tentativa ou o desfecho
+// provider_error. Nada dela sai de run_turn.
+class ProviderFailure : public std::runtime_error {
+ public:
+  explicit ProviderFailure(ModelError error);
+  const ModelError& error() const { return error_; }
+
+ private:
+  ModelError error_;
+};
+// end-listing: provider-failure
+
+// listing: run-turn
+// Roda um turno: a partir do histórico (que já termina com a mensagem do
+// usuário), chama o modelo no máximo config.max_turns vezes. Acrescenta ao
+// histórico cada resposta do assistente (sem <think>) e uma mensagem tool por
+// tool call, na ordem dos pedidos. Emite no trace model_request,
+// model_response, model_error, retry, tool_start, tool_end, tool_skipped,
+// note, os eventos do detector (tool_repetition, repetition_warning,
+// repetition_stop; veja Brakes em policy.hpp) e, no fim, turn_end.
+//
+// Antes de cada tentativa e de cada ferramenta pergunta aos freios
+// (Brakes::abort_check); depois de cada passo, Brakes::after_step. Os freios
+// (e o detector de repetição, com config.repetition) valem por um turno: uma
+// mensagem nova do usuário é um run_turn novo, com a janela vazia. Se o turno
+// para no meio de um passo, toda tool call que já está no histórico recebe a
+// sua mensagem tool ("cancelado: ..."), e uma resposta que não chegou inteira
+// nunca entra: o próximo pedido da conversa é válido. Nada lança daqui.
+//
+// Etapa 04, com config.journal: cada resposta (reply, com o custo do passo),
+// cada chamada (intent antes de rodar, result depois), cada nota e o fim do
+// turno (turn_end) viram um registro, gravado e sincronizado antes do passo
+// seguinte; o user é de quem chama (ele abre o turno). Um registro que não
+// pôde ser gravado para o turno com o desfecho journal, a mensagem do
+// journal (com o nome do arquivo) em TurnResult::error e nada mais roda.
+TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
+                    const ToolBox& tools, Trace& trace);
+// end-listing: run-turn
+
+// listing: resume-turn
+// Etapa 04: continua o turno que o journal deixou aberto (state.next é
+// run_tools, call_model ou finish_turn; wait_user não tem turno para
+// continuar e devolve success sem fazer nada). history vira state.history.
+// O turno retoma as contas dele: as chamadas ao modelo já feitas contam no
+// max_turns e o custo já gasto no turno; o detector de repetição observa de
+// novo os resultados do turno (sem repetir notas já dadas). As chamadas sem
+// resultado seguem decide_replay: rodar, o resultado sintetizado (feito) ou
+// o texto de kUnknownResultText (sem config.workspace, uma chamada check fica
+// desconhecida). Emite journal_resume {records, turn,
+// pending: [{call_id, name}], decisions: [{call_id, name, decision, reason}]}
+// antes de qualquer passo. Pré-condição: config.journal é o journal
+// retomado, e config.budget (se houver) já foi cobrado de state.spent por
+// quem chama (um orçamento por conversa). O prazo do turno recomeça agora.
+TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
+                       const LoopConfig& config, ChatModel& model, const ToolBox& tools,
+                       Trace& trace);
+// end-listing: resume-turn
+
+// Os passos do protocolo que run_turn encadeia, públicos para que cada um seja
+// lido (e testado) sozinho. `turn` é a chamada ao modelo em curso (1, 2, ...).
+
+// listing: call-options
+// As opções de uma tentativa: streaming e on_text da configuração; timeout, o
+// menor entre call_timeout (se > 0) e time_left (o que falta para o prazo do
+// turno, se há prazo); should_abort lê config.cancel (se não for nulo).
+CallOptions call_options(const LoopConfig& config,
+                         std::optional<std::chrono::milliseconds> time_left);
+// end-listing: call-options
+
+// listing: call-model
+// UMA tentativa: envia o histórico inteiro e os schemas das ferramentas com
+// `options`, entre os eventos model_request {turn, messages, tools} e
+// model_response {turn, tool_calls, finish_reason, usage {prompt_tokens,
+// completion_tokens}, cost_usd, estimated}. Resposta sem uso informado volta
+// com a estimativa por bytes (estimate_usage), que o custo usa. Se o cliente
+// mudou de caminho (ChatReply::fallback não vazio), emite antes
+// stream_fallback {turn, reason}. Lança ProviderFailure se a chamada falhar
+// (sem emitir model_response).
+ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
+                     ChatModel& model, const ToolBox& tools, Trace& trace, int turn,
+                     const CallOptions& options);
+
+// A de sempre (a declaração da etapa 01): com call_options(config, sem prazo).
+ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
+                     ChatModel& model, const ToolBox& tools, Trace& trace, int turn);
+// end-listing: call-model
+
+// listing: call-with-retry
+// A chamada ao modelo de um passo, com novas tentativas. Antes de cada
+// tentativa, brakes.abort_check (um freio puxado devolve o rótulo dele).
+// Cada tentativa que o provedor cobrou entra na conta (state e
+// config.budget): a resposta, pelo uso dela; a falha cobrada
+// (ModelError::billed), pela estimativa dos bytes. Falha que vale outra
+// tentativa (is_retryable), enquanto houver config.retry.max_retries: espera
+// backoff_delay no relógio da configuração (nunca além do prazo do turno) e
+// tenta de novo. Eventos: model_error {turn, attempt, kind, status, message,
+// billed, cost_usd} a cada falha e retry {turn, attempt, delay_ms, status,
+// reason} antes de cada nova tentativa. Esgotadas as tentativas (ou numa
+// falha que não vale repetir): provider_error, com a mensagem em state.error.
+Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
+                                           const LoopConfig& config, ChatModel& model,
+                                           const ToolBox& tools, Trace& trace, int turn,
+                                           const Brakes& brakes, TurnState& state);
+// end-listing: call-with-retry
+
+// listing: run-tool
+// Despacha uma tool call entre os eventos tool_start {turn, call_id, name,
+// arguments} e tool_end {turn, call_id, ok, output_bytes, summary} e devolve a
+// mensagem tool que responde a ela. summary: brief(texto, 2, 120).
+Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn);
+// end-listing: run-tool
+
+}  // namespace hz

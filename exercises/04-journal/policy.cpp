@@ -1,0 +1,115 @@
+#include "policy.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "hz/not_implemented.hpp"
+
+namespace hz {
+
+Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
+               const std::atomic<bool>* cancel, const Clock& clock)
+    : budget_(budget), turn_deadline_(turn_deadline), cancel_(cancel), clock_(clock) {}
+
+Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
+               const std::atomic<bool>* cancel, const Clock& clock,
+               std::optional<RepetitionConfig> repetition, Trace* trace)
+    : Brakes(budget, turn_deadline, cancel, clock) {
+  if (repetition) detector_.emplace(std::move(*repetition));
+  trace_ = trace;
+}
+
+// listing: abort-check
+std::optional<Outcome> Brakes::abort_check(const TurnState& state) const {
+  // TODO EXERCICIO 02-brakes/abort-check: pergunte na ordem da precedência: Ctrl-C, dinheiro, prazo
+  throw hz::NotImplemented("02-brakes/abort-check",
+                           "livro/02-brakes.md, \"Exercício 5 — Os freios, na ordem\"");
+  // FIM-EXERCICIO
+}
+// end-listing: abort-check
+
+// listing: after-step
+Decision Brakes::after_step(const TurnState& state) {
+  if (const std::optional<Outcome> stop = abort_check(state)) return Decision::stop(*stop);
+  Decision decision = watch_repetition(state);
+  if (decision.kind == Decision::Kind::stop) return decision;
+  if (std::optional<Decision> note = budget_note()) {
+    if (decision.kind == Decision::Kind::proceed) return std::move(*note);
+    decision.note += "\n\n" + note->note;
+  }
+  return decision;
+}
+
+// O modelo não vê o orçamento; sem o aviso, o teto só aparece como um corte
+// no meio do trabalho. Uma vez por turno basta.
+std::optional<Decision> Brakes::budget_note() {
+  if (noted_ || budget_ == nullptr || !budget_->ceiling()) return std::nullopt;
+  const Micros ceiling = *budget_->ceiling();
+  const Micros left = budget_->remaining().value_or(0);
+  if ((ceiling - left) * 100 < ceiling * kBudgetNotePercent) return std::nullopt;
+  noted_ = true;
+  return Decision::proceed_with_note("[nota do harness: restam US$ " + format_usd(left) +
+                                     " do orçamento de US$ " + format_usd(ceiling) +
+                                     " desta conversa; conclua o trabalho e responda sem "
+                                     "chamar mais ferramentas]");
+}
+// end-listing: after-step
+
+// listing: watch-repetition
+// Cada tool call do passo, na ordem, vira uma observação. O passo guarda o
+// texto que voltou, não se a ferramenta deu certo: ok vai sempre true, e o
+// aviso fala em "resultado" (um erro também é um resultado).
+Decision Brakes::watch_repetition(const TurnState& state) {
+  Decision decision = Decision::proceed();
+  if (!detector_) return decision;
+  const std::size_t answered = std::min(state.last_calls.size(), state.last_results.size());
+  for (std::size_t i = 0; i < answered; ++i) {
+    const Observation seen = observation_of(state.last_calls[i], state.last_results[i].content,
+                                            /*ok=*/true, state.model_calls);
+    const Verdict verdict = detector_->observe(seen);
+    report(verdict, seen);
+    if (verdict.action == Action::stop) return Decision::stop(Outcome::repetition);
+    if (verdict.action == Action::warn) decision = Decision::proceed_with_note(nudge_text(verdict));
+  }
+  return decision;
+}
+// end-listing: watch-repetition
+
+// listing: repetition-events
+// O que o detector viu, no trace: tool_repetition para a chamada que não é
+// nova (progress, repeat ou cycle; a nova e a isenta não aparecem), e
+// repetition_warning ou repetition_stop quando ela trava. Assim o "lento" e o
+// "travado" ficam visíveis antes de o turno parar.
+void Brakes::report(const Verdict& verdict, const Observation& seen) const {
+  if (trace_ == nullptr) return;
+  const std::string_view kind = to_string(verdict.kind);
+  if (verdict.kind != Repetition::fresh && verdict.kind != Repetition::exempt) {
+    trace_->emit({{"event", "tool_repetition"},
+                  {"turn", seen.step},
+                  {"call_id", seen.call_id},
+                  {"name", seen.name},
+                  {"repetition", kind},
+                  {"repeat_count", verdict.count},
+                  {"threshold", detector_->config().threshold}});
+  }
+  if (verdict.action == Action::none) return;
+  nlohmann::json event = {
+      {"event", verdict.action == Action::warn ? "repetition_warning" : "repetition_stop"},
+      {"turn", seen.step},
+      {"call_id", seen.call_id},
+      {"name", seen.name},
+      {"count", verdict.count},
+      {"kind", verdict.kind == Repetition::cycle ? "cycle" : "same"}};
+  if (verdict.kind == Repetition::cycle) event["cycle"] = verdict.cycle;
+  trace_->emit(event);
+}
+// end-listing: repetition-events
+
+std::optional<std::chrono::milliseconds> Brakes::time_left(const TurnState& state) const {
+  if (turn_deadline_.count() <= 0) return std::nullopt;
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(state.started + turn_deadline_ - clock_.now());
+  return std::max(left, std::chrono::milliseconds(0));
+}
+
+}  // namespace hz

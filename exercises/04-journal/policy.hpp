@@ -1,0 +1,116 @@
+// Política separada do mecanismo.
+//
+// O passo do loop (montar o pedido, chamar o modelo com novas tentativas,
+// rodar as ferramentas) não conhece nenhuma regra de parada: ele produz fatos
+// (TurnState) e pergunta. Os freios (Brakes) leem os fatos e respondem. Assim
+// um freio novo mexe só aqui: o detector de repetição da etapa 03 é mais uma
+// pergunta em after_step, sem tocar no passo. Ele lê as tool calls do passo e
+// os textos que voltaram (last_calls, last_results), que o passo já expunha
+// na etapa 02, e o aviso dele ao modelo é uma nota, como a do orçamento.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "budget.hpp"
+#include "clock.hpp"
+#include "hz/trace.hpp"
+#include "hz/wire.hpp"
+#include "money.hpp"
+#include "outcome.hpp"
+#include "repetition.hpp"
+
+namespace hz {
+
+// listing: turn-state
+// O que o passo produziu até agora neste turno. Quem escreve é o mecanismo
+// (agent_loop.cpp); a política só lê.
+struct TurnState {
+  Clock::time_point started;  // quando o turno começou (o prazo conta daqui)
+  int model_calls = 0;        // passos em que o modelo foi chamado
+  int retries = 0;            // novas tentativas depois de falhas do provedor
+  Usage usage;                // tokens de todas as tentativas cobradas
+  Micros cost_micros = 0;     // o custo delas
+  bool cost_estimated = false;
+  std::vector<ToolCall> last_calls;   // as tool calls do último passo
+  std::vector<Message> last_results;  // as mensagens tool que as responderam, na ordem
+  std::string error;                  // a mensagem da última falha do provedor
+};
+// end-listing: turn-state
+
+// listing: decision
+// A resposta da política depois de um passo completo.
+struct Decision {
+  enum class Kind { proceed, proceed_with_note, stop };
+  Kind kind = Kind::proceed;
+  std::string note;                    // proceed_with_note: o texto para o modelo
+  Outcome outcome = Outcome::success;  // stop: o rótulo
+
+  static Decision proceed() { return {}; }
+  static Decision proceed_with_note(std::string text) {
+    return {Kind::proceed_with_note, std::move(text), Outcome::success};
+  }
+  static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome}; }
+};
+// end-listing: decision
+
+// listing: brakes
+// A partir de que fração do teto o modelo recebe o aviso de orçamento.
+inline constexpr int kBudgetNotePercent = 80;
+
+class Brakes {
+ public:
+  // budget: o da conversa (nulo: sem teto); turn_deadline: o prazo do turno
+  // (zero: sem prazo); cancel: a flag do Ctrl-C (nula: sem cancelamento).
+  // Pré-condição: budget, cancel e clock vivem mais que os Brakes.
+  Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
+         const std::atomic<bool>* cancel, const Clock& clock);
+
+  // Etapa 03: os mesmos freios mais o detector de repetição. repetition vazio:
+  // sem detector (como na etapa 02); senão, já conferido por
+  // check_repetition_config (inválido lança std::invalid_argument). trace:
+  // onde o detector conta o que viu (nulo: em lugar nenhum); vive mais que os
+  // Brakes. Um Brakes vale por um turno: o turno seguinte (outra mensagem do
+  // usuário) começa com o detector zerado.
+  Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
+         const std::atomic<bool>* cancel, const Clock& clock,
+         std::optional<RepetitionConfig> repetition, Trace* trace);
+
+  // Perguntada pelo passo antes de cada tentativa e antes de cada ferramenta:
+  // algum freio que não pode esperar o fim do passo? Na ordem da precedência
+  // (outcome.hpp): Ctrl-C, orçamento esgotado, prazo do turno vencido. Vazio:
+  // pode seguir.
+  std::optional<Outcome> abort_check(const TurnState& state) const;
+
+  // Perguntada depois de cada passo completo (resposta e ferramentas). Pare
+  // se abort_check parar; senão, com o detector, observe cada tool call do
+  // passo (watch_repetition): o primeiro travamento do turno segue com o
+  // aviso ao modelo (nudge_text) como nota, o seguinte para com repetition;
+  // depois, na primeira vez no turno em que o gasto da conversa passar de
+  // kBudgetNotePercent% do teto, a nota de orçamento ("restam US$ X do
+  // orçamento..."). As duas notas no mesmo passo vão juntas, o aviso primeiro.
+  // Nenhuma: siga.
+  Decision after_step(const TurnState& state);
+
+  // Quanto falta para o prazo do turno (nunca negativo); vazio sem prazo.
+  std::optional<std::chrono::milliseconds> time_left(const TurnState& state) const;
+
+ private:
+  Decision watch_repetition(const TurnState& state);
+  void report(const Verdict& verdict, const Observation& seen) const;
+  std::optional<Decision> budget_note();
+
+  const Budget* budget_;
+  std::chrono::milliseconds turn_deadline_;
+  const std::atomic<bool>* cancel_;
+  const Clock& clock_;
+  bool noted_ = false;  // a nota de orçamento já foi dada neste turno
+  std::optional<RepetitionDetector> detector_;
+  Trace* trace_ = nullptr;
+};
+// end-listing: brakes
+
+}  // namespace hz

@@ -1,0 +1,198 @@
+#include "repetition.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "canonical_json.hpp"
+
+#include "hz/not_implemented.hpp"
+
+namespace hz {
+namespace {
+
+// Entre o nome e os argumentos: um byte que nenhum texto UTF-8 válido tem.
+constexpr std::string_view kKeySeparator = "\xff";
+
+// Os argumentos como JSON, ou nada se o texto não é JSON válido ou é fundo
+// demais para canonical_json (que é recursivo). O parser do nlohmann não é
+// recursivo e informa a profundidade de cada elemento ao callback.
+std::optional<nlohmann::json> parse_arguments(const std::string& text) {
+  bool too_deep = false;
+  const auto watch_depth = [&too_deep](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxCanonicalDepth) too_deep = true;
+    return true;
+  };
+  nlohmann::json parsed = nlohmann::json::parse(text, watch_depth, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || too_deep) return std::nullopt;
+  return parsed;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t fnv1a_64(std::string_view bytes, std::uint64_t hash) {
+  for (const char c : bytes) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= kFnvPrime;
+  }
+  return hash;
+}
+
+// listing: call-key
+std::uint64_t call_key(const ToolCall& call) {
+  // TODO EXERCICIO 03-repetition-detector/call-key: nome, 0xFF e os argumentos canônicos
+  throw hz::NotImplemented("03-repetition-detector/call-key",
+                           "livro/03-repetition-detector.md, \"Exercício 2 — A chave da chamada\"");
+  // FIM-EXERCICIO
+}
+// end-listing: call-key
+
+Observation observation_of(const ToolCall& call, std::string_view result_text, bool ok, int step) {
+  return Observation{call_key(call), fnv1a_64(result_text), ok, call.name, call.id, step};
+}
+
+bool same_call_and_result(const Observation& a, const Observation& b) {
+  return a.key == b.key && a.result_hash == b.result_hash;
+}
+
+std::string_view to_string(Repetition kind) {
+  switch (kind) {
+    case Repetition::fresh:
+      return "new";
+    case Repetition::progress:
+      return "progress";
+    case Repetition::repeat:
+      return "repeat";
+    case Repetition::cycle:
+      return "cycle";
+    case Repetition::exempt:
+      return "exempt";
+  }
+  return "?";
+}
+
+std::string_view to_string(Action action) {
+  switch (action) {
+    case Action::none:
+      return "none";
+    case Action::warn:
+      return "warn";
+    case Action::stop:
+      return "stop";
+  }
+  return "?";
+}
+
+Result<RepetitionConfig> check_repetition_config(RepetitionConfig config) {
+  if (config.window < 2 || config.window > kMaxRepetitionWindow) {
+    return Error{
+        "a janela do detector de repetição (--repetition-window) precisa ficar entre 2 e " +
+        std::to_string(kMaxRepetitionWindow) + "; veio " + std::to_string(config.window)};
+  }
+  if (config.threshold < 2 || config.threshold > config.window) {
+    return Error{
+        "o limiar do detector de repetição (--repetition-threshold) precisa ficar entre 2 "
+        "e a janela (" +
+        std::to_string(config.window) + "); veio " + std::to_string(config.threshold)};
+  }
+  return config;
+}
+
+// listing: compare-with-last
+Repetition compare_with_last(std::span<const Observation> earlier, const Observation& now) {
+  // TODO EXERCICIO 03-repetition-detector/slow-or-stuck: a última com a mesma chave decide
+  throw hz::NotImplemented("03-repetition-detector/slow-or-stuck",
+                           "livro/03-repetition-detector.md, \"Exercício 3 — Lento ou travado\"");
+  // FIM-EXERCICIO
+}
+// end-listing: compare-with-last
+
+// listing: cycle-period
+int cycle_period(std::span<const Observation> history) {
+  // TODO EXERCICIO 03-repetition-detector/cycle: as últimas 2p repetem as p de antes?
+  throw hz::NotImplemented("03-repetition-detector/cycle",
+                           "livro/03-repetition-detector.md, \"Exercício 4 — Ciclos\"");
+  // FIM-EXERCICIO
+}
+// end-listing: cycle-period
+
+// listing: nudge
+std::string nudge_text(const Verdict& verdict) {
+  // TODO EXERCICIO 03-repetition-detector/nudge: diga o que se repetiu e o que fazer agora
+  throw hz::NotImplemented("03-repetition-detector/nudge",
+                           "livro/03-repetition-detector.md, \"Exercício 6 — O aviso ao modelo\"");
+  // FIM-EXERCICIO
+}
+// end-listing: nudge
+
+void append_nudge(Message& tool_message, const Verdict& verdict) {
+  const std::string text = nudge_text(verdict);
+  if (text.empty()) return;
+  if (!tool_message.content.empty()) tool_message.content += "\n\n";
+  tool_message.content += text;
+}
+
+RepetitionDetector::RepetitionDetector(RepetitionConfig config) : config_(std::move(config)) {
+  if (const Result<RepetitionConfig> checked = check_repetition_config(config_); !checked) {
+    throw std::invalid_argument(checked.error().message);
+  }
+}
+
+// listing: observe
+Verdict RepetitionDetector::observe(const Observation& now) {
+  if (is_exempt(now.name)) {
+    return Verdict{.kind = Repetition::exempt, .count = 0, .name = now.name, .ok = now.ok};
+  }
+  // TODO EXERCICIO 03-repetition-detector/window: classifique na janela, conte, veja ciclos e avise
+  throw hz::NotImplemented("03-repetition-detector/window",
+                           "livro/03-repetition-detector.md, \"Exercício 5 — A janela\"");
+  // FIM-EXERCICIO
+}
+// end-listing: observe
+
+void RepetitionDetector::reset() {
+  history_.clear();
+  strikes_ = 0;
+  warned_step_ = 0;
+}
+
+bool RepetitionDetector::is_exempt(std::string_view name) const {
+  return std::find(config_.exempt.begin(), config_.exempt.end(), name) != config_.exempt.end();
+}
+
+// A janela é W, mas um ciclo de período 3 precisa de 6 observações.
+void RepetitionDetector::remember(const Observation& now) {
+  history_.push_back(now);
+  const std::size_t keep = std::max<std::size_t>(config_.window, 2 * kMaxCyclePeriod);
+  if (history_.size() > keep) history_.erase(history_.begin());
+}
+
+// listing: strike
+// Dois avisos: o primeiro travamento do turno avisa; o próximo para. Um
+// travamento no mesmo step do aviso não conta de novo: o aviso ainda está
+// indo para o modelo, junto com os resultados desse step.
+Action RepetitionDetector::strike(int step) {
+  if (strikes_ == 0) {
+    strikes_ = 1;
+    warned_step_ = step;
+    return Action::warn;
+  }
+  if (step == warned_step_) return Action::none;
+  strikes_ = 2;
+  return Action::stop;
+}
+// end-listing: strike
+
+}  // namespace hz

@@ -1,0 +1,152 @@
+// A retomada: do journal de volta ao estado da conversa, e o que fazer com
+// uma chamada de ferramenta que começou e não terminou.
+//
+// Tudo aqui é função pura sobre os registros (journal_record.hpp), menos
+// snapshot_file e append_key_for, que olham o workspace, e decide_replay,
+// que chama snapshot_file: quem retoma pergunta ao journal o que aconteceu e
+// ao disco o que ficou, e decide.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hz/result.hpp"
+#include "hz/tools.hpp"
+#include "hz/wire.hpp"
+#include "hz/workspace.hpp"
+#include "journal_record.hpp"
+#include "money.hpp"
+
+namespace hz {
+
+// listing: resume-state
+// O resultado de uma ferramenta no turno em curso, para o detector de
+// repetição observar de novo (a janela dele é do turno).
+struct TurnToolResult {
+  ToolCall call;
+  bool ok = false;
+  std::string content;
+  bool operator==(const TurnToolResult&) const = default;
+};
+
+// Uma tool call da última resposta do modelo que ainda não tem resultado.
+// Sem intent, ela nem começou (o processo caiu antes de gravar a intenção):
+// roda normalmente. Com intent, pode ter tido efeito: decide_replay.
+struct UnfinishedCall {
+  ToolCall call;
+  std::optional<Intent> intent;
+  bool operator==(const UnfinishedCall&) const = default;
+};
+
+// O que a retomada faz primeiro.
+enum class NextStep {
+  wait_user,    // o último turno terminou (ou nenhum começou): espera o usuário
+  run_tools,    // há chamadas da última resposta sem resultado (unfinished)
+  call_model,   // o turno está aberto e a última resposta foi respondida: chama o modelo
+  finish_turn,  // a última resposta não pediu ferramentas: o turno acabou em success,
+                // só falta gravar o turn_end
+};
+
+struct ResumeState {
+  nlohmann::json settings = nlohmann::json::object();  // as do start
+  std::vector<Message> history;                        // com o prompt de sistema do start, se havia
+  std::int64_t last_seq = 0;
+  int turns_ended = 0;                       // turnos com turn_end
+  bool turn_open = false;                    // o último turno começou e não tem turn_end
+  int model_calls = 0;                       // chamadas ao modelo no turno aberto
+  Micros turn_cost = 0;                      // o que o turno aberto já gastou
+  Micros spent = 0;                          // a conversa inteira (o Budget recomeça daqui)
+  std::vector<TurnToolResult> turn_results;  // do turno aberto, em ordem
+  std::vector<std::string> turn_notes;       // notas da política no turno aberto
+  std::vector<UnfinishedCall> unfinished;    // em ordem
+  NextStep next = NextStep::wait_user;
+};
+
+std::string_view to_string(NextStep step);
+
+// Reconstrói o estado a partir dos registros conferidos (read_journal). O
+// dinheiro gasto é o cost_micros de cada turn_end mais o dos reply do turno
+// aberto. Erro, citando o seq, se a sequência não faz sentido (não começa
+// por start, result de uma chamada que ninguém pediu, user com o turno
+// anterior aberto...).
+Result<ResumeState> rebuild_state(const std::vector<Record>& records);
+// end-listing: resume-state
+
+// listing: replay
+// O texto que o modelo recebe quando não dá para saber se a chamada terminou.
+inline constexpr std::string_view kUnknownResultText =
+    "o processo caiu antes de gravar o resultado desta chamada; não sei se ela terminou; "
+    "confira antes de repetir";
+
+// O destino de uma chamada com intenção e sem resultado.
+struct Replay {
+  enum class Kind { run, done, unknown };
+  Kind kind = Kind::unknown;
+  ToolOutput result;   // done: o resultado que a ferramenta teria dado; unknown: a falha
+                       // com kUnknownResultText; run: vazio (quem chama roda a ferramenta)
+  std::string reason;  // uma frase para o trace e o chat
+};
+
+std::string_view to_string(Replay::Kind kind);
+// end-listing: replay
+
+// Um pedaço de um arquivo do workspace, como está agora.
+struct FileSnapshot {
+  bool exists = false;
+  std::uint64_t size = 0;    // o tamanho inteiro
+  std::uint64_t offset = 0;  // de onde bytes começa
+  std::string bytes;         // a partir de offset, no máximo o que foi pedido
+  std::string error;         // não vazio: não deu para olhar (e o resto não vale)
+};
+
+// Olha path (relativo ao workspace, pelas mesmas regras das ferramentas):
+// o tamanho e até max_bytes a partir de offset. Inexistente não é erro.
+FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, std::uint64_t offset,
+                           std::size_t max_bytes);
+
+// listing: decide-edit
+// edit_file: feito se old_text sumiu e new_text está lá; não feito se old_text
+// ainda aparece uma vez (rodar de novo faz a troca, ou falha do mesmo jeito);
+// desconhecido no resto, e quando new_text contém old_text (os dois estados
+// se parecem).
+Replay decide_edit(std::string_view path, std::string_view old_text, std::string_view new_text,
+                   const FileSnapshot& file);
+// end-listing: decide-edit
+
+// listing: decide-append
+// append_file, pela chave: tamanho igual ao de antes, não entrou (rodar);
+// tamanho de antes + o texto, com os bytes do fim iguais ao texto, entrou
+// (feito, com o resultado que a ferramenta teria dado); qualquer outra coisa,
+// desconhecido. file deve começar em key.size_before.
+Replay decide_append(const AppendKey& key, std::string_view path, std::string_view content,
+                     const FileSnapshot& file);
+// end-listing: decide-append
+
+// listing: decide-replay
+// A decisão pela idempotência declarada na intenção: yes, rodar; no,
+// desconhecido; check, conferir no workspace (edit_file pelo texto,
+// append_file pela chave; outra ferramenta, desconhecido).
+Replay decide_replay(const Intent& intent, const Workspace& workspace);
+// end-listing: decide-replay
+
+// A chave de um append_file, lida no workspace logo antes de gravar a
+// intenção. Vazio se os argumentos não são {path, content} em texto ou se o
+// arquivo não dá para olhar: sem chave, a retomada diz "desconhecido".
+std::optional<AppendKey> append_key_for(const ToolCall& call, const Workspace& workspace);
+
+// listing: settings-differences
+// As diferenças entre as configurações gravadas no start e as de agora, uma
+// frase por chave, em ordem alfabética:
+//   model: no journal "gpt-4.1-mini", agora "gpt-4.1"
+// Uma chave que só existe de um lado aparece como (ausente). Vazio: iguais.
+std::vector<std::string> settings_differences(const nlohmann::json& journaled,
+                                              const nlohmann::json& current);
+// end-listing: settings-differences
+
+}  // namespace hz

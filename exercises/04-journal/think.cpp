@@ -1,0 +1,16 @@
+#include "think.hpp"
+
+#include "hz/not_implemented.hpp"
+
+namespace hz {
+
+// listing: strip-think
+std::string strip_think(std::string_view text) {
+  // TODO EXERCICIO 01-loop/strip-think: tire os blocos <think>...</think> e apare as pontas
+  throw hz::NotImplemented("01-loop/strip-think",
+                           "livro/01-loop.md, \"Exercício 4 — Sem raciocínio no histórico\"");
+  // FIM-EXERCICIO
+}
+// end-listing: strip-think
+
+}  // namespace hz

@@ -1,0 +1,639 @@
+#include "agent_loop.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <utility>
+
+#include "hz/text.hpp"
+#include "think.hpp"
+
+namespace hz {
+
+ProviderFailure::ProviderFailure(ModelError error)
+    : std::runtime_error(error.message), error_(std::move(error)) {}
+
+namespace {
+
+// listing: helpers
+nlohmann::json usage_json(const Usage& usage) {
+  return {{"prompt_tokens", usage.prompt_tokens}, {"completion_tokens", usage.completion_tokens}};
+}
+
+// O raciocínio <think>...</think> serviu para a resposta; no histórico ele só
+// gastaria contexto em todas as chamadas seguintes.
+Message without_think(Message message) {
+  message.content = strip_think(message.content);
+  return message;
+}
+
+Clock& clock_of(const LoopConfig& config) {
+  return config.clock != nullptr ? *config.clock : system_clock();
+}
+
+// O sorteio do jitter: o da configuração (testes) ou um gerador da thread.
+double draw(const LoopConfig& config) {
+  if (config.random) return config.random();
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
+}
+
+// Soma uma tentativa cobrada ao turno e ao orçamento da conversa; devolve o custo.
+Micros bill(TurnState& state, const LoopConfig& config, const Usage& usage) {
+  const Micros cost = call_cost(usage, config.prices);
+  state.usage += usage;
+  state.cost_micros += cost;
+  state.cost_estimated = state.cost_estimated || usage.estimated;
+  if (config.budget != nullptr) config.budget->charge(cost);
+  return cost;
+}
+
+std::string_view kind_name(ModelError::Kind kind) {
+  switch (kind) {
+    case ModelError::Kind::connection:
+      return "connection";
+    case ModelError::Kind::timeout:
+      return "timeout";
+    case ModelError::Kind::http:
+      return "http";
+    case ModelError::Kind::malformed:
+      return "malformed";
+    case ModelError::Kind::idle:
+      return "idle";
+    case ModelError::Kind::too_large:
+      return "too_large";
+    case ModelError::Kind::aborted:
+      return "aborted";
+  }
+  return "?";
+}
+
+void report_failure(Trace& trace, int turn, int attempt, const ModelError& error, Micros cost) {
+  trace.emit({{"event", "model_error"},
+              {"turn", turn},
+              {"attempt", attempt},
+              {"kind", kind_name(error.kind)},
+              {"status", error.http_status},
+              {"message", error.message},
+              {"billed", error.billed},
+              {"cost_usd", to_usd(cost)}});
+}
+
+void report_retry(Trace& trace, int turn, int next_attempt, std::chrono::milliseconds delay,
+                  const ModelError& error) {
+  trace.emit({{"event", "retry"},
+              {"turn", turn},
+              {"attempt", next_attempt},
+              {"delay_ms", delay.count()},
+              {"status", error.http_status},
+              {"reason", error.message}});
+}
+
+// Espera antes da nova tentativa, no relógio da configuração, e avisa no
+// trace. Uma espera que passaria do prazo do turno nem é anunciada: dorme só
+// até o prazo, e a próxima pergunta aos freios responde timeout.
+void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnState& state,
+                   Trace& trace, int turn, int next_attempt, std::chrono::milliseconds delay,
+                   const ModelError& error) {
+  const std::optional<std::chrono::milliseconds> left = brakes.time_left(state);
+  if (left && *left <= delay) {
+    clock_of(config).sleep_for(*left);
+    return;
+  }
+  report_retry(trace, turn, next_attempt, delay, error);
+  clock_of(config).sleep_for(delay);
+}
+
+// listing: journal-helpers
+// Grava rec no journal, se houver. Falso: o journal falhou, e state.error
+// tem a mensagem dele (com o nome do arquivo).
+bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json& rec) {
+  if (config.journal == nullptr) return true;
+  Result<std::int64_t> seq = config.journal->append(rec);
+  if (seq) return true;
+  state.error = seq.error().message;
+  return false;
+}
+
+void reach(const LoopConfig& config, Boundary boundary) {
+  if (config.crash != nullptr) config.crash->reach(boundary);
+}
+// end-listing: journal-helpers
+
+// Por que uma ferramenta não rodou, para o modelo ler na próxima chamada.
+std::string stop_reason(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::cancelled:
+      return "a pessoa interrompeu o turno (Ctrl-C)";
+    case Outcome::budget:
+      return "o orçamento da conversa acabou";
+    case Outcome::timeout:
+      return "o prazo do turno acabou";
+    case Outcome::journal:
+      return "o journal parou de gravar";
+    default:
+      return "o turno terminou (" + std::string(to_string(outcome)) + ")";
+  }
+}
+
+// Toda tool call que já está no histórico precisa da sua mensagem tool: sem
+// ela, o provedor recusa o próximo pedido da conversa.
+// Com journal, cada uma vira um result (ok falso): a retomada não a roda.
+void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& calls, std::size_t from,
+                Outcome outcome, Trace& trace, int turn, const LoopConfig& config,
+                TurnState& state) {
+  bool journal_ok = outcome != Outcome::journal;
+  for (std::size_t i = from; i < calls.size(); ++i) {
+    history.push_back(Message::tool(
+        calls[i].id, "cancelado: " + stop_reason(outcome) + " antes de esta ferramenta rodar"));
+    if (journal_ok) {
+      journal_ok = journaled(
+          config, state, result_record(calls[i].id, ToolOutput::failure(history.back().content)));
+    }
+    trace.emit({{"event", "tool_skipped"},
+                {"turn", turn},
+                {"call_id", calls[i].id},
+                {"name", calls[i].name},
+                {"outcome", to_string(outcome)}});
+  }
+}
+
+// A nota da política vai no fim do último resultado de ferramenta do passo:
+// uma mensagem de usuário ou de sistema no meio do turno confundiria quem
+// fala com quem.
+void add_note(std::vector<Message>& history, const std::string& note, Trace& trace, int turn) {
+  history.back().content += "\n\n" + note;
+  trace.emit({{"event", "note"}, {"turn", turn}, {"text", note}});
+}
+
+TurnState start_turn(const LoopConfig& config) {
+  TurnState state;
+  state.started = clock_of(config).now();
+  return state;
+}
+
+// O detector conta no trace o que viu; cada turno ganha um detector novo.
+Brakes brakes_for(const LoopConfig& config, Trace& trace) {
+  return Brakes(config.budget, config.turn_deadline, config.cancel, clock_of(config),
+                config.repetition, &trace);
+}
+
+TurnResult finish(Outcome outcome, std::string final_text, TurnState& state,
+                  const LoopConfig& config, Trace& trace) {
+  // O turn_end fecha o turno no journal; sem ele, a retomada continuaria o turno.
+  if (outcome != Outcome::journal &&
+      !journaled(config, state,
+                 turn_end_record(to_string(outcome), state.model_calls, state.cost_micros))) {
+    outcome = Outcome::journal;
+    final_text.clear();
+  }
+  TurnResult result;
+  result.outcome = outcome;
+  result.final_text = std::move(final_text);
+  result.model_calls = state.model_calls;
+  result.usage = state.usage;
+  result.cost_micros = state.cost_micros;
+  result.cost_usd = to_usd(state.cost_micros);
+  result.cost_estimated = state.cost_estimated;
+  result.retries = state.retries;
+  if (outcome == Outcome::provider_error || outcome == Outcome::journal) {
+    result.error = state.error;
+  }
+  trace.emit({{"event", "turn_end"},
+              {"outcome", to_string(result.outcome)},
+              {"turns", result.model_calls},
+              {"usage", usage_json(result.usage)},
+              {"cost_usd", result.cost_usd},
+              {"cost_known", config.prices.known},
+              {"estimated", result.cost_estimated},
+              {"retries", result.retries},
+              {"error", result.error}});
+  return result;
+}
+// end-listing: helpers
+
+}  // namespace
+
+// listing: call-options
+CallOptions call_options(const LoopConfig& config,
+                         std::optional<std::chrono::milliseconds> time_left) {
+  CallOptions options;
+  options.stream = config.stream;
+  options.on_text = config.on_text;
+  if (config.call_timeout.count() > 0) options.timeout = config.call_timeout;
+  // O prazo do turno vira o tempo da chamada: uma chamada pendurada não o atravessa.
+  if (time_left) options.timeout = std::min(options.timeout.value_or(*time_left), *time_left);
+  if (config.cancel != nullptr) {
+    options.should_abort = [cancel = config.cancel] { return cancel->load(); };
+  }
+  return options;
+}
+// end-listing: call-options
+
+// listing: call-model
+ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
+                     ChatModel& model, const ToolBox& tools, Trace& trace, int turn,
+                     const CallOptions& options) {
+  // EXERCICIO 02-brakes/call-model: uma tentativa com as opções; o custo no model_response
+  ChatRequest request{config.model, history, tools.schemas()};
+  trace.emit({{"event", "model_request"},
+              {"turn", turn},
+              {"messages", request.messages.size()},
+              {"tools", request.tools.size()}});
+  Result<ChatReply, ModelError> reply = model.call(request, options);
+  if (!reply) throw ProviderFailure(reply.error());
+  if (!reply->fallback.empty()) {
+    trace.emit({{"event", "stream_fallback"}, {"turn", turn}, {"reason", reply->fallback}});
+  }
+  // Sem "usage", o provedor cobrou do mesmo jeito: vale a estimativa pelos bytes.
+  if (!reply->usage.reported) {
+    reply->usage = estimate_usage(reply->request_bytes, reply->response_bytes);
+  }
+  trace.emit({{"event", "model_response"},
+              {"turn", turn},
+              {"tool_calls", reply->message.tool_calls.size()},
+              {"finish_reason", reply->finish_reason},
+              {"usage", usage_json(reply->usage)},
+              {"cost_usd", to_usd(call_cost(reply->usage, config.prices))},
+              {"estimated", reply->usage.estimated}});
+  return std::move(reply).value();
+  // FIM-EXERCICIO
+}
+
+ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
+                     ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
+  return call_model(history, config, model, tools, trace, turn, call_options(config, std::nullopt));
+}
+// end-listing: call-model
+
+// listing: call-with-retry
+Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
+                                           const LoopConfig& config, ChatModel& model,
+                                           const ToolBox& tools, Trace& trace, int turn,
+                                           const Brakes& brakes, TurnState& state) {
+  // EXERCICIO 02-brakes/retry: freios, tentativa, conta, espera; de novo enquanto valer
+  for (int attempt = 1;; ++attempt) {
+    if (const std::optional<Outcome> stop = brakes.abort_check(state)) return *stop;
+    state.model_calls = turn;
+    if (attempt > 1) ++state.retries;  // só conta a nova tentativa que sai de verdade
+    try {
+      ChatReply reply = call_model(history, config, model, tools, trace, turn,
+                                   call_options(config, brakes.time_left(state)));
+      bill(state, config, reply.usage);
+      return reply;
+    } catch (const ProviderFailure& failure) {
+      const ModelError& error = failure.error();
+      // O provedor cobra quando aceita o pedido, mesmo que a resposta não sirva.
+      const Micros cost =
+          error.billed
+              ? bill(state, config, estimate_usage(error.request_bytes, error.response_bytes))
+              : 0;
+      report_failure(trace, turn, attempt, error, cost);
+      state.error = error.message;
+      if (const std::optional<Outcome> stop = brakes.abort_check(state)) return *stop;
+      if (!is_retryable(error) || attempt > config.retry.max_retries) {
+        return Outcome::provider_error;
+      }
+      const std::chrono::milliseconds delay =
+          backoff_delay(attempt - 1, error.retry_after_seconds, config.retry, draw(config));
+      wait_to_retry(config, brakes, state, trace, turn, attempt + 1, delay, error);
+    }
+  }
+  // FIM-EXERCICIO
+}
+// end-listing: call-with-retry
+
+// listing: run-tool
+Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+  // EXERCICIO 01-loop/run-tool: despache a chamada entre tool_start e tool_end
+  trace.emit({{"event", "tool_start"},
+              {"turn", turn},
+              {"call_id", call.id},
+              {"name", call.name},
+              {"arguments", call.arguments}});
+  ToolResult result = tools.dispatch(call);
+  trace.emit({{"event", "tool_end"},
+              {"turn", turn},
+              {"call_id", call.id},
+              {"ok", result.ok},
+              {"output_bytes", result.output_bytes},
+              {"summary", brief(result.message.content, 2, 120)}});
+  return std::move(result.message);
+  // FIM-EXERCICIO
+}
+// end-listing: run-tool
+
+// listing: journaled-tool
+namespace {
+
+// Responde a uma chamada com o resultado já conhecido (a retomada decidiu
+// done ou unknown): grava o result e põe a mensagem tool no histórico.
+bool answer_with(std::vector<Message>& history, const ToolCall& call, const ToolOutput& output,
+                 const ToolBox& tools, const LoopConfig& config, TurnState& state) {
+  ToolResult result = tool_result(call, output, tools.max_output_bytes());
+  if (!journaled(config, state, result_record(call.id, {result.ok, result.message.content}))) {
+    return false;
+  }
+  history.push_back(std::move(result.message));
+  reach(config, Boundary::after_result);
+  return true;
+}
+
+// Roda a ferramenta e grava o resultado; a intenção já está no journal. Os
+// eventos são os de run_tool, mas o result precisa do ok, que a mensagem não leva.
+bool run_effect(std::vector<Message>& history, const ToolCall& call, const ToolBox& tools,
+                const LoopConfig& config, TurnState& state, Trace& trace, int turn) {
+  trace.emit({{"event", "tool_start"},
+              {"turn", turn},
+              {"call_id", call.id},
+              {"name", call.name},
+              {"arguments", call.arguments}});
+  ToolResult result = tools.dispatch(call);
+  trace.emit({{"event", "tool_end"},
+              {"turn", turn},
+              {"call_id", call.id},
+              {"ok", result.ok},
+              {"output_bytes", result.output_bytes},
+              {"summary", brief(result.message.content, 2, 120)}});
+  reach(config, Boundary::after_effect);
+  if (!journaled(config, state, result_record(call.id, {result.ok, result.message.content}))) {
+    return false;
+  }
+  history.push_back(std::move(result.message));
+  reach(config, Boundary::after_result);
+  return true;
+}
+
+// A intenção no journal ANTES de a ferramenta rodar; depois o efeito e o resultado.
+bool run_journaled(std::vector<Message>& history, const ToolCall& call, const ToolBox& tools,
+                   const LoopConfig& config, TurnState& state, Trace& trace, int turn) {
+  if (config.journal == nullptr) {
+    history.push_back(run_tool(call, tools, trace, turn));
+    return true;
+  }
+  reach(config, Boundary::before_intent);
+  Intent intent{call, Idempotency::no, std::nullopt};
+  if (const Tool* tool = tools.find(call.name)) intent.idempotency = tool->idempotency;
+  if (call.name == "append_file" && config.workspace != nullptr) {
+    intent.append_key = append_key_for(call, *config.workspace);
+  }
+  if (!journaled(config, state, intent_record(intent))) return false;
+  reach(config, Boundary::after_intent);
+  return run_effect(history, call, tools, config, state, trace, turn);
+}
+
+// Os passos do turno a partir da chamada `first` ao modelo (1 num turno
+// novo); end fecha o turno. O laço da etapa 03, com os registros do journal.
+template <class End>
+TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
+                     const ToolBox& tools, Trace& trace, Brakes& brakes, TurnState& state,
+                     int first, End end);
+
+}  // namespace
+// end-listing: journaled-tool
+
+// listing: run-turn
+TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
+                    const ToolBox& tools, Trace& trace) {
+  Brakes brakes = brakes_for(config, trace);
+  TurnState state = start_turn(config);
+  // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
+  auto end = [&](Outcome outcome, std::string text = {}) {
+    return finish(outcome, std::move(text), state, config, trace);
+  };
+  return run_steps(history, config, model, tools, trace, brakes, state, 1, end);
+}
+
+namespace {
+
+// Depois de cada passo completo: os freios, e a nota (no histórico e no journal).
+std::optional<Outcome> after_step(std::vector<Message>& history, const LoopConfig& config,
+                                  Brakes& brakes, TurnState& state, Trace& trace, int turn) {
+  const Decision decision = brakes.after_step(state);
+  if (decision.kind == Decision::Kind::stop) return decision.outcome;
+  if (decision.kind == Decision::Kind::proceed_with_note) {
+    if (!journaled(config, state, note_record(decision.note))) return Outcome::journal;
+    add_note(history, decision.note, trace, turn);
+  }
+  return std::nullopt;
+}
+
+template <class End>
+TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
+                     const ToolBox& tools, Trace& trace, Brakes& brakes, TurnState& state,
+                     int first, End end) {
+  // O laço da etapa 02 (o exercício 02-brakes/loop), com os registros do journal.
+  // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
+  for (int turn = first; turn <= config.max_turns; ++turn) {
+    const Micros before = state.cost_micros;
+    Result<ChatReply, Outcome> reply =
+        call_with_retry(history, config, model, tools, trace, turn, brakes, state);
+    if (!reply) return end(reply.error());  // nada da tentativa entra no histórico
+    Message message = without_think(reply->message);
+    // O passo inteiro custou as tentativas cobradas, não só a última.
+    if (!journaled(config, state,
+                   reply_record(message, reply->usage, state.cost_micros - before))) {
+      return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
+    }
+    history.push_back(std::move(message));
+    reach(config, Boundary::after_reply);
+
+    // Parada estrutural: decide a forma da resposta, não o finish_reason.
+    if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);
+
+    state.last_calls = reply->message.tool_calls;
+    state.last_results.clear();
+    for (std::size_t i = 0; i < state.last_calls.size(); ++i) {
+      if (const std::optional<Outcome> stop = brakes.abort_check(state)) {
+        skip_tools(history, state.last_calls, i, *stop, trace, turn, config, state);
+        return end(*stop);
+      }
+      if (!run_journaled(history, state.last_calls[i], tools, config, state, trace, turn)) {
+        skip_tools(history, state.last_calls, i, Outcome::journal, trace, turn, config, state);
+        return end(Outcome::journal);
+      }
+      state.last_results.push_back(history.back());
+    }
+    if (const std::optional<Outcome> stop =
+            after_step(history, config, brakes, state, trace, turn)) {
+      return end(*stop);
+    }
+  }
+  return end(Outcome::max_turns);
+}
+
+}  // namespace
+// end-listing: run-turn
+
+// listing: resume-turn-body
+namespace {
+
+// Os resultados do turno aberto, pelo id da chamada (sem as notas).
+const TurnToolResult* result_of(const ResumeState& state, const std::string& id) {
+  for (const TurnToolResult& result : state.turn_results) {
+    if (result.call.id == id) return &result;
+  }
+  return nullptr;
+}
+
+// O detector observa de novo os passos completos do turno, em ordem, para a
+// janela voltar a ser a de antes da queda. As decisões deles já estão no
+// histórico (notas) e não se repetem; só a do último passo, se a queda veio
+// antes da nota dele, vale (devolvida).
+std::optional<Decision> reobserve(const ResumeState& state, Brakes& brakes, TurnState& turn) {
+  std::size_t open = 0;  // onde o turno aberto começa: a última mensagem do usuário
+  for (std::size_t i = 0; i < state.history.size(); ++i) {
+    if (state.history[i].role == Role::user) open = i;
+  }
+  std::optional<Decision> last;
+  for (std::size_t i = open; i < state.history.size(); ++i) {
+    const Message& message = state.history[i];
+    if (message.role != Role::assistant || message.tool_calls.empty()) continue;
+    TurnState step = turn;
+    step.last_calls.clear();
+    step.last_results.clear();
+    for (const ToolCall& call : message.tool_calls) {
+      const TurnToolResult* result = result_of(state, call.id);
+      if (result == nullptr) return std::nullopt;  // o passo em curso: observado ao terminar
+      step.last_calls.push_back(call);
+      step.last_results.push_back(Message::tool(call.id, result->content));
+    }
+    ++turn.model_calls;
+    step.model_calls = turn.model_calls;
+    last = brakes.after_step(step);
+    turn.last_calls = step.last_calls;
+    turn.last_results = step.last_results;
+  }
+  // A nota do último passo já foi dada se a última mensagem tem mais que o resultado.
+  const Message& tail = state.history.back();
+  const TurnToolResult* result =
+      tail.role == Role::tool ? result_of(state, tail.tool_call_id) : nullptr;
+  if (result == nullptr || tail.content != result->content) return std::nullopt;
+  return last;
+}
+
+nlohmann::json pending_json(const ResumeState& state) {
+  nlohmann::json pending = nlohmann::json::array();
+  for (const UnfinishedCall& call : state.unfinished) {
+    pending.push_back(
+        {{"call_id", call.call.id}, {"name", call.call.name}, {"intent", call.intent.has_value()}});
+  }
+  return pending;
+}
+
+}  // namespace
+
+TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
+                       const LoopConfig& config, ChatModel& model, const ToolBox& tools,
+                       Trace& trace) {
+  history = state.history;
+  Brakes brakes = brakes_for(config, trace);
+  TurnState turn = start_turn(config);
+  turn.cost_micros = state.turn_cost;
+  auto end = [&](Outcome outcome, std::string text = {}) {
+    return finish(outcome, std::move(text), turn, config, trace);
+  };
+  if (state.next == NextStep::wait_user) {
+    TurnResult nothing;
+    nothing.outcome = Outcome::success;
+    return nothing;
+  }
+  const std::optional<Decision> pending_decision = reobserve(state, brakes, turn);
+  turn.model_calls = state.model_calls;
+
+  // As chamadas sem resultado: sem intenção, nem começaram (rodam como
+  // sempre); com intenção, decide_replay diz rodar, feito ou desconhecido.
+  nlohmann::json decisions = nlohmann::json::array();
+  std::vector<Replay> replays;
+  for (const UnfinishedCall& call : state.unfinished) {
+    Replay replay;
+    replay.kind = Replay::Kind::run;
+    replay.reason = "a intenção não foi gravada: a chamada não começou";
+    if (call.intent && config.workspace != nullptr) {
+      replay = decide_replay(*call.intent, *config.workspace);
+    } else if (call.intent) {
+      // Sem pasta, yes e no decidem do mesmo jeito; check não tem onde conferir.
+      replay =
+          call.intent->idempotency == Idempotency::check
+              ? Replay{Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
+                       "sem pasta de trabalho para conferir"}
+              : decide_replay(*call.intent, Workspace(std::filesystem::current_path()));
+    }
+    decisions.push_back({{"call_id", call.call.id},
+                         {"name", call.call.name},
+                         {"decision", to_string(replay.kind)},
+                         {"reason", replay.reason}});
+    replays.push_back(std::move(replay));
+  }
+  trace.emit({{"event", "journal_resume"},
+              {"records", state.last_seq},
+              {"turn", state.model_calls},
+              {"next", to_string(state.next)},
+              {"pending", pending_json(state)},
+              {"decisions", decisions}});
+
+  if (state.next == NextStep::finish_turn) {
+    return end(Outcome::success, state.history.back().content);
+  }
+  if (state.next == NextStep::run_tools) {
+    // O passo interrompido: as chamadas que faltam, depois os freios do passo.
+    const Message* reply = nullptr;
+    for (auto it = history.rbegin(); it != history.rend(); ++it) {
+      if (it->role == Role::assistant) {
+        reply = &*it;
+        break;
+      }
+    }
+    turn.last_calls = reply != nullptr ? reply->tool_calls : std::vector<ToolCall>{};
+    for (std::size_t i = 0; i < state.unfinished.size(); ++i) {
+      const UnfinishedCall& call = state.unfinished[i];
+      std::vector<ToolCall> rest;
+      for (std::size_t j = i; j < state.unfinished.size(); ++j) {
+        rest.push_back(state.unfinished[j].call);
+      }
+      if (const std::optional<Outcome> stop = brakes.abort_check(turn)) {
+        skip_tools(history, rest, 0, *stop, trace, state.model_calls, config, turn);
+        return end(*stop);
+      }
+      bool ok = true;
+      if (replays[i].kind != Replay::Kind::run) {
+        ok = answer_with(history, call.call, replays[i].result, tools, config, turn);
+      } else if (call.intent) {
+        ok = run_effect(history, call.call, tools, config, turn, trace, state.model_calls);
+      } else {
+        ok = run_journaled(history, call.call, tools, config, turn, trace, state.model_calls);
+      }
+      if (!ok) {
+        skip_tools(history, rest, 0, Outcome::journal, trace, state.model_calls, config, turn);
+        return end(Outcome::journal);
+      }
+    }
+    // Os resultados do passo, na ordem das chamadas (os de antes da queda e os de agora).
+    turn.last_results.clear();
+    for (const ToolCall& call : turn.last_calls) {
+      for (auto it = history.rbegin(); it != history.rend(); ++it) {
+        if (it->role == Role::tool && it->tool_call_id == call.id) {
+          turn.last_results.push_back(*it);
+          break;
+        }
+      }
+    }
+    if (const std::optional<Outcome> stop =
+            after_step(history, config, brakes, turn, trace, state.model_calls)) {
+      return end(*stop);
+    }
+  } else if (pending_decision) {
+    // A queda veio depois do último resultado e antes da decisão do passo.
+    if (pending_decision->kind == Decision::Kind::stop) return end(pending_decision->outcome);
+    if (pending_decision->kind == Decision::Kind::proceed_with_note) {
+      if (!journaled(config, turn, note_record(pending_decision->note))) {
+        return end(Outcome::journal);
+      }
+      add_note(history, pending_decision->note, trace, state.model_calls);
+    }
+  }
+  return run_steps(history, config, model, tools, trace, brakes, turn, state.model_calls + 1, end);
+}
+// end-listing: resume-turn-body
+
+}  // namespace hz

@@ -1,0 +1,384 @@
+#include "resume.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "crc32c.hpp"
+
+namespace hz {
+
+using nlohmann::json;
+
+namespace {
+
+// O maior arquivo que edit_file lê (hz/tools.hpp): conferir um maior não
+// faria sentido, a ferramenta o recusa.
+constexpr std::size_t kMaxEditBytes = 1024 * 1024;
+
+Micros add_saturating(Micros a, Micros b) {
+  constexpr Micros kMax = std::numeric_limits<Micros>::max();
+  if (b <= 0) return a;
+  return a > kMax - b ? kMax : a + b;
+}
+
+std::string at_seq(const Record& record) {
+  return "seq " + std::to_string(record.seq) + " (" + std::string(to_string(record.type)) + ")";
+}
+
+std::string json_quoted(std::string_view text) {
+  return json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// A chamada sem resultado com este call_id, se houver.
+UnfinishedCall* find_unfinished(std::vector<UnfinishedCall>& calls, const std::string& id) {
+  const auto it = std::find_if(calls.begin(), calls.end(),
+                               [&](const UnfinishedCall& c) { return c.call.id == id; });
+  return it == calls.end() ? nullptr : &*it;
+}
+
+void open_turn(ResumeState& state) {
+  state.turn_open = true;
+  state.model_calls = 0;
+  state.turn_cost = 0;
+  state.turn_results.clear();
+  state.turn_notes.clear();
+  state.unfinished.clear();
+}
+
+Replay run(std::string reason) { return {Replay::Kind::run, {}, std::move(reason)}; }
+
+Replay done(ToolOutput result, std::string reason) {
+  return {Replay::Kind::done, std::move(result), std::move(reason)};
+}
+
+Replay unknown(std::string reason) {
+  return {Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
+          std::move(reason)};
+}
+
+std::size_t count_occurrences(std::string_view text, std::string_view needle) {
+  // Com sobreposição, como edit_file conta.
+  std::size_t count = 0;
+  for (auto pos = text.find(needle); pos != std::string_view::npos;
+       pos = text.find(needle, pos + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// Os argumentos de texto de uma chamada, ou vazio se não são um objeto com eles.
+std::optional<std::vector<std::string>> string_args(const ToolCall& call,
+                                                    std::initializer_list<const char*> names) {
+  const json args = json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
+  if (!args.is_object()) return std::nullopt;
+  std::vector<std::string> values;
+  for (const char* name : names) {
+    const auto it = args.find(name);
+    if (it == args.end() || !it->is_string()) return std::nullopt;
+    values.push_back(it->get<std::string>());
+  }
+  return values;
+}
+
+std::string bytes_text(std::uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " byte" : " bytes");
+}
+
+}  // namespace
+
+std::string_view to_string(NextStep step) {
+  switch (step) {
+    case NextStep::wait_user:
+      return "wait_user";
+    case NextStep::run_tools:
+      return "run_tools";
+    case NextStep::call_model:
+      return "call_model";
+    case NextStep::finish_turn:
+      return "finish_turn";
+  }
+  return "?";
+}
+
+std::string_view to_string(Replay::Kind kind) {
+  switch (kind) {
+    case Replay::Kind::run:
+      return "run";
+    case Replay::Kind::done:
+      return "done";
+    case Replay::Kind::unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+// listing: rebuild-state
+Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
+  if (records.empty()) return Error{"o journal não tem registros: não há nada para retomar"};
+  if (records.front().type != RecordType::start) {
+    return Error{"o primeiro registro, " + at_seq(records.front()) + ", não é o start"};
+  }
+  ResumeState state;
+  bool last_reply_final = false;  // a última resposta do turno aberto não pediu ferramentas
+  // EXERCICIO 04-journal/rebuild: cada registro, na ordem, muda o histórico e as contas
+  for (const Record& record : records) {
+    const json& rec = record.rec;
+    switch (record.type) {
+      case RecordType::start:
+        if (&record != &records.front()) return Error{at_seq(record) + ": um segundo start"};
+        state.settings = rec["settings"];
+        if (const auto it = state.settings.find("system_prompt");
+            it != state.settings.end() && it->is_string()) {
+          state.history.push_back(Message::system(it->get<std::string>()));
+        }
+        break;
+      case RecordType::user:
+        if (state.turn_open) return Error{at_seq(record) + ": o turno anterior não terminou"};
+        open_turn(state);
+        last_reply_final = false;
+        state.history.push_back(Message::user(rec["text"].get<std::string>()));
+        break;
+      case RecordType::reply: {
+        if (!state.turn_open) return Error{at_seq(record) + ": resposta fora de um turno"};
+        if (!state.unfinished.empty()) {
+          return Error{at_seq(record) + ": chamadas da resposta anterior sem resultado"};
+        }
+        Message message = reply_message(rec);
+        for (const ToolCall& call : message.tool_calls) state.unfinished.push_back({call, {}});
+        last_reply_final = message.tool_calls.empty();
+        state.history.push_back(std::move(message));
+        ++state.model_calls;
+        state.turn_cost = add_saturating(state.turn_cost, rec["cost_micros"].get<Micros>());
+        break;
+      }
+      case RecordType::intent: {
+        Intent intent = intent_from(rec);
+        UnfinishedCall* call = find_unfinished(state.unfinished, intent.call.id);
+        if (call == nullptr || call->intent) {
+          return Error{at_seq(record) + ": intenção de uma chamada que a última resposta não " +
+                       "pediu ou que já tinha intenção (call_id " + json_quoted(intent.call.id) +
+                       ")"};
+        }
+        call->intent = std::move(intent);
+        break;
+      }
+      case RecordType::result: {
+        const std::string id = rec["call_id"].get<std::string>();
+        UnfinishedCall* call = find_unfinished(state.unfinished, id);
+        if (call == nullptr) {
+          return Error{at_seq(record) + ": resultado de uma chamada sem resultado pendente (" +
+                       "call_id " + json_quoted(id) + ")"};
+        }
+        const std::string content = rec["content"].get<std::string>();
+        state.turn_results.push_back({call->call, rec["ok"].get<bool>(), content});
+        state.history.push_back(Message::tool(id, content));
+        state.unfinished.erase(state.unfinished.begin() + (call - state.unfinished.data()));
+        break;
+      }
+      case RecordType::note: {
+        if (state.history.empty()) return Error{at_seq(record) + ": nota sem mensagem antes"};
+        const std::string text = rec["text"].get<std::string>();
+        state.history.back().content += "\n\n" + text;
+        state.turn_notes.push_back(text);
+        break;
+      }
+      case RecordType::turn_end:
+        if (!state.turn_open) return Error{at_seq(record) + ": fim de um turno que não começou"};
+        if (!state.unfinished.empty()) {
+          return Error{at_seq(record) + ": fim de turno com chamadas sem resultado"};
+        }
+        open_turn(state);
+        state.turn_open = false;
+        ++state.turns_ended;
+        state.spent = add_saturating(state.spent, rec["cost_micros"].get<Micros>());
+        break;
+    }
+    state.last_seq = record.seq;
+  }
+  // FIM-EXERCICIO
+  state.spent = add_saturating(state.spent, state.turn_cost);
+  if (!state.turn_open) {
+    state.next = NextStep::wait_user;
+  } else if (!state.unfinished.empty()) {
+    state.next = NextStep::run_tools;
+  } else if (last_reply_final) {
+    state.next = NextStep::finish_turn;
+  } else {
+    state.next = NextStep::call_model;
+  }
+  return state;
+}
+// end-listing: rebuild-state
+
+FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, std::uint64_t offset,
+                           std::size_t max_bytes) {
+  FileSnapshot snapshot;
+  snapshot.offset = offset;
+  const auto cannot = [&](int error) {
+    snapshot.error = "não foi possível olhar " + std::string(path) + ": " + std::strerror(error);
+    return snapshot;
+  };
+  auto placed = workspace.place(path, /*create_dirs=*/false);
+  if (!placed) {
+    const int error = placed.error().error_number;
+    if (error == ENOENT || error == ENOTDIR) return snapshot;  // não existe
+    if (error == 0) {
+      snapshot.error = placed.error().message;
+      return snapshot;
+    }
+    return cannot(error);
+  }
+  const int fd = openat(placed->dir.get(), placed->name.c_str(),
+                        O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return snapshot;
+    return cannot(errno);
+  }
+  FileDescriptor file(fd);
+  struct stat info {};
+  if (fstat(fd, &info) != 0) return cannot(errno);
+  if (!S_ISREG(info.st_mode)) {
+    snapshot.error = std::string(path) + " não é um arquivo comum";
+    return snapshot;
+  }
+  snapshot.exists = true;
+  snapshot.size = static_cast<std::uint64_t>(info.st_size);
+  char buffer[65536];
+  while (snapshot.bytes.size() < max_bytes) {
+    const std::size_t want = std::min(sizeof buffer, max_bytes - snapshot.bytes.size());
+    const ssize_t n = pread(fd, buffer, want, static_cast<off_t>(offset + snapshot.bytes.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return cannot(errno);
+    if (n == 0) break;
+    snapshot.bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+  return snapshot;
+}
+
+// listing: decide-edit-body
+Replay decide_edit(std::string_view path, std::string_view old_text, std::string_view new_text,
+                   const FileSnapshot& file) {
+  const std::string where = std::string(path);
+  if (!file.error.empty()) return unknown("edit_file: " + file.error);
+  if (!file.exists) return unknown("edit_file: " + where + " não existe mais");
+  if (file.size > kMaxEditBytes) return unknown("edit_file: " + where + " ficou grande demais");
+  // old_text vazio ou ainda no arquivo: a troca não aconteceu, ou falharia
+  // de novo do mesmo jeito (sem efeito). Rodar dá o que a primeira daria.
+  if (!new_text.empty() && new_text.find(old_text) != std::string_view::npos) {
+    return unknown(
+        "edit_file: o trecho novo contém o antigo; o conteúdo não diz se a troca "
+        "aconteceu");
+  }
+  if (old_text.empty() || count_occurrences(file.bytes, old_text) > 0) {
+    return run("edit_file: o trecho antigo ainda está em " + where + "; a troca não aconteceu");
+  }
+  if (new_text.empty() || file.bytes.find(new_text) != std::string::npos) {
+    return done(ToolOutput::success("arquivo editado: " + where),
+                "edit_file: o trecho antigo sumiu de " + where +
+                    " e o novo está lá; a troca "
+                    "aconteceu");
+  }
+  return unknown("edit_file: nem o trecho antigo nem o novo estão em " + where);
+}
+// end-listing: decide-edit-body
+
+// listing: decide-append-body
+Replay decide_append(const AppendKey& key, std::string_view path, std::string_view content,
+                     const FileSnapshot& file) {
+  // EXERCICIO 04-journal/append-key: pelo tamanho e pelo fim do arquivo: não entrou, entrou, ?
+  const std::string where = std::string(path);
+  if (!file.error.empty()) return unknown("append_file: " + file.error);
+  if (content.size() != key.content_bytes || crc32c(content) != key.content_crc) {
+    return unknown("append_file: os argumentos não batem com a chave da intenção");
+  }
+  const std::uint64_t now = file.exists ? file.size : 0;
+  const std::uint64_t after = key.size_before + key.content_bytes;
+  if (now == key.size_before) {
+    return run("append_file: " + where + " tem o tamanho de antes (" + bytes_text(now) +
+               "); o texto não entrou");
+  }
+  if (now == after && file.offset == key.size_before && file.bytes == content) {
+    return done(ToolOutput::success("texto acrescentado a " + where + " (" +
+                                    bytes_text(content.size()) + ")"),
+                "append_file: " + where + " tem o tamanho de antes mais o texto (" +
+                    std::to_string(key.size_before) + " + " + bytes_text(key.content_bytes) +
+                    ") e termina com ele; o texto já entrou");
+  }
+  return unknown("append_file: " + where + " tem " + bytes_text(now) + "; esperava " +
+                 std::to_string(key.size_before) + " (antes) ou " + std::to_string(after) +
+                 " (depois), terminando com o texto");
+  // FIM-EXERCICIO
+}
+// end-listing: decide-append-body
+
+// listing: decide-replay-body
+Replay decide_replay(const Intent& intent, const Workspace& workspace) {
+  const std::string& name = intent.call.name;
+  // EXERCICIO 04-journal/pending-decision: yes roda, no é desconhecido, check confere no disco
+  switch (intent.idempotency) {
+    case Idempotency::yes:
+      return run(name + " é idempotente: roda de novo");
+    case Idempotency::no:
+      return unknown(name + " não é idempotente e não dá para conferir: o modelo vai saber");
+    case Idempotency::check:
+      break;
+  }
+  if (name == "edit_file") {
+    const auto args = string_args(intent.call, {"path", "old_text", "new_text"});
+    if (!args) return unknown("edit_file: argumentos ilegíveis na intenção");
+    const std::string& path = (*args)[0];
+    return decide_edit(path, (*args)[1], (*args)[2],
+                       snapshot_file(workspace, path, 0, kMaxEditBytes + 1));
+  }
+  if (name == "append_file") {
+    const auto args = string_args(intent.call, {"path", "content"});
+    if (!args) return unknown("append_file: argumentos ilegíveis na intenção");
+    if (!intent.append_key) return unknown("append_file: a intenção não tem a chave");
+    const AppendKey& key = *intent.append_key;
+    // Um byte além do texto: se o arquivo cresceu mais, os bytes lidos não batem.
+    const FileSnapshot file = snapshot_file(workspace, (*args)[0], key.size_before,
+                                            static_cast<std::size_t>(key.content_bytes) + 1);
+    return decide_append(key, (*args)[0], (*args)[1], file);
+  }
+  return unknown(name + ": não sei conferir o efeito desta ferramenta");
+  // FIM-EXERCICIO
+}
+// end-listing: decide-replay-body
+
+std::optional<AppendKey> append_key_for(const ToolCall& call, const Workspace& workspace) {
+  const auto args = string_args(call, {"path", "content"});
+  if (!args) return std::nullopt;
+  const FileSnapshot file = snapshot_file(workspace, (*args)[0], 0, 0);
+  if (!file.error.empty()) return std::nullopt;
+  const std::string& content = (*args)[1];
+  return AppendKey{file.exists ? file.size : 0, content.size(), crc32c(content)};
+}
+
+std::vector<std::string> settings_differences(const json& journaled, const json& current) {
+  std::set<std::string> keys;
+  for (const json* side : {&journaled, &current}) {
+    if (!side->is_object()) continue;
+    for (const auto& item : side->items()) keys.insert(item.key());
+  }
+  const auto shown = [](const json& side, const std::string& key) -> std::string {
+    if (!side.is_object() || !side.contains(key)) return "(ausente)";
+    return side[key].dump(-1, ' ', false, json::error_handler_t::replace);
+  };
+  std::vector<std::string> differences;
+  for (const std::string& key : keys) {
+    const std::string before = shown(journaled, key);
+    const std::string now = shown(current, key);
+    if (before != now) differences.push_back(key + ": no journal " + before + ", agora " + now);
+  }
+  return differences;
+}
+
+}  // namespace hz

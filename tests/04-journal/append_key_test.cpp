@@ -1,0 +1,115 @@
+// Exercício append-key: append_file não é idempotente (repetir duplica o
+// texto), mas a chave gravada na intenção (o tamanho antes e o texto) diz,
+// na retomada, se o texto entrou: o efeito acontece exatamente uma vez.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "crc32c.hpp"
+#include "helpers.hpp"
+#include "hz/testing/temp_dir.hpp"
+#include "resume.hpp"
+
+using hz::AppendKey;
+using hz::Replay;
+using hz::testing::TempDir;
+using journal_test::call;
+
+namespace {
+
+const std::string kText = "linha nova\n";
+
+AppendKey key_after(std::uint64_t size_before) {
+  return {size_before, kText.size(), hz::crc32c(kText)};
+}
+
+hz::FileSnapshot snapshot(std::uint64_t size, std::uint64_t offset, std::string bytes) {
+  hz::FileSnapshot file;
+  file.exists = true;
+  file.size = size;
+  file.offset = offset;
+  file.bytes = std::move(bytes);
+  return file;
+}
+
+void check_replay(const Replay& replay, Replay::Kind kind, const std::string& reason) {
+  CHECK(hz::to_string(replay.kind) == hz::to_string(kind));
+  CHECK(replay.reason == reason);
+}
+
+}  // namespace
+
+TEST_SUITE_BEGIN("04-journal/append-key");
+
+TEST_CASE("o arquivo com o tamanho de antes: o texto não entrou, roda") {
+  check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(8, 8, "")),
+               Replay::Kind::run,
+               "append_file: n.txt tem o tamanho de antes (8 bytes); o texto não entrou");
+  hz::FileSnapshot missing;  // o arquivo nem existia, e continua sem existir
+  check_replay(hz::decide_append(key_after(0), "n.txt", kText, missing), Replay::Kind::run,
+               "append_file: n.txt tem o tamanho de antes (0 bytes); o texto não entrou");
+}
+
+TEST_CASE(
+    "o tamanho de antes mais o texto, terminando com ele: entrou, com o resultado da ferramenta") {
+  const Replay replay =
+      hz::decide_append(key_after(8), "n.txt", kText, snapshot(8 + kText.size(), 8, kText));
+  check_replay(replay, Replay::Kind::done,
+               "append_file: n.txt tem o tamanho de antes mais o texto (8 + 11 bytes) e termina "
+               "com ele; o texto já entrou");
+  CHECK(replay.result.ok);
+  CHECK(replay.result.text == "texto acrescentado a n.txt (11 bytes)");
+}
+
+TEST_CASE("outro tamanho ou outro fim: desconhecido, e o modelo ouve isso") {
+  const std::string expected =
+      "append_file: n.txt tem 25 bytes; esperava 8 (antes) ou 19 (depois), terminando com o texto";
+  const Replay longer =
+      hz::decide_append(key_after(8), "n.txt", kText, snapshot(25, 8, kText + "xxxxxx"));
+  check_replay(longer, Replay::Kind::unknown, expected);
+  CHECK(longer.result.text == hz::kUnknownResultText);
+  CHECK_FALSE(longer.result.ok);
+  check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(19, 8, "outra coisa")),
+               Replay::Kind::unknown,
+               "append_file: n.txt tem 19 bytes; esperava 8 (antes) ou 19 (depois), terminando "
+               "com o texto");
+  check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(3, 8, "")),
+               Replay::Kind::unknown,
+               "append_file: n.txt tem 3 bytes; esperava 8 (antes) ou 19 (depois), terminando "
+               "com o texto");
+}
+
+TEST_CASE("argumentos que não batem com a chave: desconhecido") {
+  check_replay(hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, "")),
+               Replay::Kind::unknown,
+               "append_file: os argumentos não batem com a chave da intenção");
+}
+
+TEST_CASE("com a ferramenta de verdade: a chave antes, o efeito, e a retomada não repete") {
+  TempDir dir;
+  const hz::Workspace workspace(dir.path());
+  dir.write("n.txt", "começo\n");
+  const hz::ToolCall append = call("c1", "append_file", {{"path", "n.txt"}, {"content", kText}});
+  const auto key = hz::append_key_for(append, workspace);
+  REQUIRE(key.has_value());
+  CHECK(*key == AppendKey{8, 11, hz::crc32c(kText)});
+  const hz::Intent intent{append, hz::Idempotency::check, key};
+
+  // Antes do efeito: roda.
+  CHECK(hz::to_string(hz::decide_replay(intent, workspace).kind) == "run");
+  // Depois do efeito: feito, com o mesmo texto que a ferramenta devolveu.
+  const hz::ToolOutput real =
+      hz::append_file_tool(workspace).run({{"path", "n.txt"}, {"content", kText}});
+  const Replay replay = hz::decide_replay(intent, workspace);
+  CHECK(hz::to_string(replay.kind) == "done");
+  CHECK(replay.result.text == real.text);
+  CHECK(dir.read("n.txt") == "começo\n" + kText);
+  // Um arquivo que ainda não existe tem chave de tamanho 0.
+  const auto fresh = hz::append_key_for(
+      call("c2", "append_file", {{"path", "novo.txt"}, {"content", "x"}}), workspace);
+  REQUIRE(fresh.has_value());
+  CHECK(*fresh == AppendKey{0, 1, hz::crc32c("x")});
+  CHECK_FALSE(hz::append_key_for(call("c3", "append_file", {{"path", "n.txt"}}), workspace));
+}
+
+TEST_SUITE_END();

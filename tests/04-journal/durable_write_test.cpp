@@ -1,0 +1,94 @@
+// Exercício durable-write: append grava a linha inteira com um write e
+// fdatasync antes de voltar; uma escrita que falha vira erro, o arquivo
+// volta ao tamanho de antes e o journal para de aceitar registros.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "helpers.hpp"
+#include "hz/testing/temp_dir.hpp"
+#include "journal.hpp"
+
+using hz::testing::TempDir;
+using journal_test::line;
+
+using journal_test::fork_child;
+using journal_test::read_until_closed;
+using journal_test::tell;
+
+TEST_SUITE_BEGIN("04-journal/durable-write");
+
+TEST_CASE("append grava a linha exata, numera a partir de 1 e sincroniza cada registro") {
+  TempDir dir;
+  auto journal = hz::Journal::create(dir / "conversa.jsonl");
+  REQUIRE(journal.ok());
+  const auto first = journal->append(hz::user_record("oi"));
+  const auto second = journal->append(hz::note_record("nota"));
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  CHECK(*first == 1);
+  CHECK(*second == 2);
+  const std::string expected = line(hz::user_record("oi"), 1) + line(hz::note_record("nota"), 2);
+  CHECK(dir.read("conversa.jsonl") == expected);
+  CHECK(journal->last_seq() == 2);
+  CHECK(journal->size() == expected.size());
+  CHECK(journal->syncs() == 2);
+}
+
+TEST_CASE("append continua a numeração de um journal retomado") {
+  TempDir dir;
+  dir.write("conversa.jsonl", line(hz::user_record("a"), 1) + line(hz::user_record("b"), 2));
+  auto resumed = hz::Journal::resume(dir / "conversa.jsonl");
+  REQUIRE(resumed.ok());
+  const auto seq = resumed->journal.append(hz::user_record("c"));
+  REQUIRE(seq.ok());
+  CHECK(*seq == 3);
+  CHECK(dir.read("conversa.jsonl") == line(hz::user_record("a"), 1) +
+                                          line(hz::user_record("b"), 2) +
+                                          line(hz::user_record("c"), 3));
+  CHECK(resumed->journal.syncs() == 1);
+}
+
+TEST_CASE("uma escrita que falha no meio vira erro, some do arquivo e trava o journal") {
+  TempDir dir;
+  const auto path = dir / "conversa.jsonl";
+  auto journal = hz::Journal::create(path);
+  REQUIRE(journal.ok());
+  REQUIRE(journal->append(hz::user_record("primeiro")).ok());
+  const std::string kept = dir.read("conversa.jsonl");
+  int pipe_fds[2];
+  REQUIRE(pipe(pipe_fds) == 0);
+  const pid_t child = fork_child([&] {
+    // No filho: o arquivo só pode crescer mais 10 bytes. O write do próximo
+    // registro grava 10 e o seguinte falha com EFBIG: uma escrita curta.
+    close(pipe_fds[0]);
+    signal(SIGXFSZ, SIG_IGN);
+    const rlim_t limit = static_cast<rlim_t>(kept.size() + 10);
+    const rlimit cap{limit, limit};
+    setrlimit(RLIMIT_FSIZE, &cap);
+    const auto failed = journal->append(hz::user_record("segundo, que não cabe"));
+    tell(pipe_fds[1], failed.ok() ? "gravou" : failed.error().message);
+    const auto refused = journal->append(hz::user_record("x"));
+    tell(pipe_fds[1], refused.ok() ? "gravou" : refused.error().message);
+    tell(pipe_fds[1], std::to_string(journal->last_seq()));
+  });
+  REQUIRE(child > 0);
+  close(pipe_fds[1]);
+  const std::string told = read_until_closed(pipe_fds[0]);
+  close(pipe_fds[0]);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  const std::string error =
+      "journal " + path.string() + ": a escrita do registro seq 2 falhou: File too large";
+  CHECK(told == error + "\n" + error + "\n1\n");
+  CHECK(dir.read("conversa.jsonl") == kept);
+}
+
+TEST_SUITE_END();

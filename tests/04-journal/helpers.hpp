@@ -1,0 +1,108 @@
+// Ajudantes dos testes do journal: linhas numeradas, registros montados sem
+// passar pela leitura e uma conversa de exemplo.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hz/tools.hpp"
+#include "hz/wire.hpp"
+#include "journal_record.hpp"
+
+namespace journal_test {
+
+using nlohmann::json;
+
+// A linha de rec com o seq dado (encode_line, que não é exercício).
+inline std::string line(json rec, std::int64_t seq) {
+  rec["seq"] = seq;
+  return hz::encode_line(rec);
+}
+
+// As linhas de recs, numeradas a partir de 1.
+inline std::string lines(const std::vector<json>& recs) {
+  std::string bytes;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    bytes += line(recs[i], static_cast<std::int64_t>(i) + 1);
+  }
+  return bytes;
+}
+
+// Registros prontos, numerados a partir de 1, sem passar por decode_line:
+// os testes da retomada não dependem do exercício de leitura.
+inline std::vector<hz::Record> records(const std::vector<json>& recs) {
+  std::vector<hz::Record> out;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    json rec = recs[i];
+    rec["seq"] = static_cast<std::int64_t>(i) + 1;
+    const auto type = hz::record_type_from(rec["type"].get<std::string>());
+    REQUIRE(type.has_value());
+    out.push_back({static_cast<std::int64_t>(i) + 1, *type, rec});
+  }
+  return out;
+}
+
+inline json settings() {
+  return {{"model", "gpt-4.1-mini"},
+          {"workspace", "/tmp/ws"},
+          {"max_turns", 20},
+          {"budget_micros", 500000},
+          {"system_prompt", "Você é um agente."}};
+}
+
+inline hz::Usage usage(long prompt, long completion) {
+  hz::Usage u;
+  u.prompt_tokens = prompt;
+  u.completion_tokens = completion;
+  u.reported = true;
+  return u;
+}
+
+inline hz::ToolCall call(std::string id, std::string name, json args) {
+  return {std::move(id), std::move(name), args.dump()};
+}
+
+inline hz::Intent intent(const hz::ToolCall& c, hz::Idempotency idempotency) {
+  return {c, idempotency, std::nullopt};
+}
+
+// Roda body num processo filho e devolve o pid. O filho nunca volta para o
+// doctest: sai com 0, ou com 99 se body lançar (um stub de exercício, por exemplo).
+template <class Body>
+pid_t fork_child(Body body) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int code = 0;
+    try {
+      body();
+    } catch (...) {
+      code = 99;
+    }
+    _exit(code);
+  }
+  return pid;
+}
+
+// Escreve text e um \n no pipe (o filho conta ao pai o que viu).
+inline void tell(int fd, const std::string& text) {
+  const std::string framed = text + "\n";
+  (void)!write(fd, framed.data(), framed.size());
+}
+
+// Lê o pipe até o fim (até o filho fechar a ponta dele).
+inline std::string read_until_closed(int fd) {
+  std::string out;
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+  return out;
+}
+
+}  // namespace journal_test

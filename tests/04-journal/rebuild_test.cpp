@@ -1,0 +1,176 @@
+// Exercício rebuild: dos registros de volta ao estado da conversa, em cada
+// fronteira onde um processo pode morrer: o histórico, as chamadas do turno,
+// o dinheiro gasto, os resultados do turno, o que ficou sem resultado e o
+// que a retomada faz primeiro.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "crc32c.hpp"
+#include "helpers.hpp"
+#include "hz/testing/printing.hpp"
+#include "resume.hpp"
+
+using hz::Idempotency;
+using hz::Message;
+using hz::NextStep;
+using hz::ToolOutput;
+using journal_test::call;
+using journal_test::json;
+
+namespace {
+
+const hz::ToolCall kAppend =
+    call("c1", "append_file", {{"path", "notas.txt"}, {"content", "linha\n"}});
+const hz::ToolCall kRead = call("c2", "read_file", {{"path", "notas.txt"}});
+const Message kAsk = Message::assistant("", {kAppend, kRead});
+const Message kDone = Message::assistant("pronto");
+const hz::Intent kAppendIntent{kAppend, Idempotency::check,
+                               hz::AppendKey{0, 6, hz::crc32c("linha\n")}};
+const hz::Intent kReadIntent{kRead, Idempotency::yes, {}};
+const std::string kAppended = "texto acrescentado a notas.txt (6 bytes)";
+
+// Um turno inteiro, na ordem em que o loop grava. O turn_end custa 20 a mais
+// que os dois reply: uma tentativa que falhou e foi cobrada.
+std::vector<json> one_turn() {
+  return {hz::start_record(journal_test::settings()),                 // 1
+          hz::user_record("anote e leia"),                            // 2
+          hz::reply_record(kAsk, journal_test::usage(100, 10), 300),  // 3 after_reply
+          hz::intent_record(kAppendIntent),                           // 4 after_intent
+          hz::result_record("c1", ToolOutput::success(kAppended)),    // 5 after_result
+          hz::intent_record(kReadIntent),                             // 6
+          hz::result_record("c2", ToolOutput::success("linha\n")),    // 7
+          hz::reply_record(kDone, journal_test::usage(120, 5), 200),  // 8
+          hz::turn_end_record("success", 2, 520)};                    // 9
+}
+
+hz::ResumeState rebuild(std::size_t count) {
+  std::vector<json> recs = one_turn();
+  recs.resize(count);
+  auto state = hz::rebuild_state(journal_test::records(recs));
+  REQUIRE(state.ok());
+  return std::move(state).value();
+}
+
+std::vector<Message> start() {
+  return {Message::system("Você é um agente."), Message::user("anote e leia")};
+}
+
+}  // namespace
+
+TEST_SUITE_BEGIN("04-journal/rebuild");
+
+TEST_CASE("morto logo depois da resposta: as duas chamadas nem começaram") {
+  const hz::ResumeState state = rebuild(3);
+  std::vector<Message> expected = start();
+  expected.push_back(kAsk);
+  CHECK(state.history == expected);
+  CHECK(state.next == NextStep::run_tools);
+  CHECK(state.unfinished == std::vector<hz::UnfinishedCall>{{kAppend, {}}, {kRead, {}}});
+  CHECK(state.model_calls == 1);
+  CHECK(state.turn_cost == 300);
+  CHECK(state.spent == 300);
+  CHECK(state.turn_open);
+  CHECK(state.last_seq == 3);
+  CHECK(state.settings == journal_test::settings());
+}
+
+TEST_CASE("morto depois da intenção (antes ou depois do efeito): a chamada fica com a intenção") {
+  const hz::ResumeState state = rebuild(4);
+  CHECK(state.next == NextStep::run_tools);
+  CHECK(state.unfinished == std::vector<hz::UnfinishedCall>{{kAppend, kAppendIntent}, {kRead, {}}});
+  CHECK(state.turn_results.empty());
+}
+
+TEST_CASE("morto depois do resultado: ele está no histórico e na janela do turno") {
+  const hz::ResumeState state = rebuild(5);
+  std::vector<Message> expected = start();
+  expected.push_back(kAsk);
+  expected.push_back(Message::tool("c1", kAppended));
+  CHECK(state.history == expected);
+  CHECK(state.unfinished == std::vector<hz::UnfinishedCall>{{kRead, {}}});
+  CHECK(state.turn_results == std::vector<hz::TurnToolResult>{{kAppend, true, kAppended}});
+  CHECK(state.next == NextStep::run_tools);
+}
+
+TEST_CASE("morto com todas as chamadas respondidas: a retomada chama o modelo") {
+  const hz::ResumeState state = rebuild(7);
+  CHECK(state.next == NextStep::call_model);
+  CHECK(state.unfinished.empty());
+  CHECK(state.turn_results ==
+        std::vector<hz::TurnToolResult>{{kAppend, true, kAppended}, {kRead, true, "linha\n"}});
+  CHECK(state.model_calls == 1);
+}
+
+TEST_CASE("morto depois da resposta final: o turno acabou, só falta o turn_end") {
+  const hz::ResumeState state = rebuild(8);
+  CHECK(state.next == NextStep::finish_turn);
+  CHECK(state.model_calls == 2);
+  CHECK(state.spent == 500);
+  CHECK(state.history.back() == kDone);
+}
+
+TEST_CASE("turno terminado: espera o usuário, e o gasto é o do turn_end") {
+  const hz::ResumeState state = rebuild(9);
+  CHECK(state.next == NextStep::wait_user);
+  CHECK_FALSE(state.turn_open);
+  CHECK(state.turns_ended == 1);
+  CHECK(state.spent == 520);
+  CHECK(state.history.size() == 6);
+  CHECK(state.turn_results.empty());
+}
+
+TEST_CASE("o dinheiro dos turnos fechados soma com o dos reply do turno aberto") {
+  std::vector<json> recs = one_turn();
+  recs.push_back(hz::user_record("de novo"));
+  recs.push_back(hz::reply_record(kDone, journal_test::usage(1, 1), 70));
+  recs.push_back(hz::note_record("Atenção: restam US$ 0,01."));
+  auto state = hz::rebuild_state(journal_test::records(recs));
+  REQUIRE(state.ok());
+  CHECK(state->spent == 590);
+  CHECK(state->turn_cost == 70);
+  CHECK(state->model_calls == 1);
+  CHECK(state->turns_ended == 1);
+  CHECK(state->next == NextStep::finish_turn);
+  CHECK(state->turn_notes == std::vector<std::string>{"Atenção: restam US$ 0,01."});
+  CHECK(state->history.back().content == "pronto\n\nAtenção: restam US$ 0,01.");
+}
+
+TEST_CASE("um journal só com o start espera o primeiro usuário") {
+  auto state = hz::rebuild_state(journal_test::records({hz::start_record({{"model", "m"}})}));
+  REQUIRE(state.ok());
+  CHECK(state->next == NextStep::wait_user);
+  CHECK(state->history.empty());  // sem system_prompt nas configurações
+  CHECK(state->last_seq == 1);
+}
+
+TEST_CASE("sequências sem sentido são recusadas citando o seq") {
+  const auto refused = [](std::vector<json> recs) {
+    auto state = hz::rebuild_state(journal_test::records(recs));
+    REQUIRE_FALSE(state.ok());
+    return state.error().message;
+  };
+  const json start = hz::start_record(journal_test::settings());
+  CHECK(refused({hz::user_record("oi")}) == "o primeiro registro, seq 1 (user), não é o start");
+  CHECK(refused({start, start}) == "seq 2 (start): um segundo start");
+  CHECK(refused({start, hz::user_record("a"), hz::user_record("b")}) ==
+        "seq 3 (user): o turno anterior não terminou");
+  CHECK(refused({start, hz::reply_record(kDone, {}, 0)}) ==
+        "seq 2 (reply): resposta fora de um turno");
+  CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
+                 hz::result_record("c9", ToolOutput::success("x"))}) ==
+        "seq 4 (result): resultado de uma chamada sem resultado pendente (call_id \"c9\")");
+  CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
+                 hz::intent_record(kAppendIntent), hz::intent_record(kAppendIntent)}) ==
+        "seq 5 (intent): intenção de uma chamada que a última resposta não pediu ou que já "
+        "tinha intenção (call_id \"c1\")");
+  CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
+                 hz::turn_end_record("cancelled", 1, 0)}) ==
+        "seq 4 (turn_end): fim de turno com chamadas sem resultado");
+  CHECK(refused({start, hz::turn_end_record("success", 0, 0)}) ==
+        "seq 2 (turn_end): fim de um turno que não começou");
+  CHECK(refused({}) == "o journal não tem registros: não há nada para retomar");
+}
+
+TEST_SUITE_END();
