@@ -152,8 +152,10 @@ int run(int argc, char** argv) {
   int warmup = 200;
   int fresh_calls = 300;
   bool strict = false;
+#ifdef HZ_BENCH_JOURNAL
   std::string journal_dir;
   int journal_steps = 200;
+#endif
   hz::FlagParser flags(
       "hz-bench",
       "Mede a latência de uma chamada ao modelo contra o mock no loopback, na mesma\n"
