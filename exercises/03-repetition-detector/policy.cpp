@@ -19,6 +19,15 @@ Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
   trace_ = trace;
 }
 
+void append_note(std::vector<Message>& history, std::string_view note, std::string_view call_id) {
+  auto target = std::find_if(history.rbegin(), history.rend(), [&](const Message& message) {
+    return message.role == Role::tool && message.tool_call_id == call_id;
+  });
+  if (call_id.empty() || target == history.rend()) target = history.rbegin();
+  target->content += "\n\n";
+  target->content += note;
+}
+
 // listing: abort-check
 std::optional<Outcome> Brakes::abort_check(const TurnState& state) const {
   // TODO EXERCICIO 02-brakes/abort-check: pergunte na ordem da precedência: Ctrl-C, dinheiro, prazo
@@ -58,7 +67,8 @@ std::optional<Decision> Brakes::budget_note() {
 // listing: watch-repetition
 // Cada tool call do passo, na ordem, vira uma observação. O passo guarda o
 // texto que voltou, não se a ferramenta deu certo: ok vai sempre true, e o
-// aviso fala em "resultado" (um erro também é um resultado).
+// aviso fala em "resultado" (um erro também é um resultado). O aviso vai no
+// resultado da chamada que travou, junto da evidência.
 Decision Brakes::watch_repetition(const TurnState& state) {
   Decision decision = Decision::proceed();
   if (!detector_) return decision;
@@ -69,7 +79,9 @@ Decision Brakes::watch_repetition(const TurnState& state) {
     const Verdict verdict = detector_->observe(seen);
     report(verdict, seen);
     if (verdict.action == Action::stop) return Decision::stop(Outcome::repetition);
-    if (verdict.action == Action::warn) decision = Decision::proceed_with_note(nudge_text(verdict));
+    if (verdict.action == Action::warn) {
+      decision = Decision::proceed_with_note(nudge_text(verdict), seen.call_id);
+    }
   }
   return decision;
 }

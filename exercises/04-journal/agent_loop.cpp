@@ -159,12 +159,13 @@ void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& call
   }
 }
 
-// A nota da política vai no fim do último resultado de ferramenta do passo:
-// uma mensagem de usuário ou de sistema no meio do turno confundiria quem
-// fala com quem.
-void add_note(std::vector<Message>& history, const std::string& note, Trace& trace, int turn) {
-  history.back().content += "\n\n" + note;
-  trace.emit({{"event", "note"}, {"turn", turn}, {"text", note}});
+// A nota da política vai no fim de um resultado de ferramenta do passo: uma
+// mensagem de usuário ou de sistema no meio do turno confundiria quem fala com
+// quem. Qual resultado: o da chamada que a decisão cita (note_call_id; o aviso
+// de repetição vai junto da chamada repetida) ou, sem chamada citada, o último.
+void add_note(std::vector<Message>& history, const Decision& decision, Trace& trace, int turn) {
+  append_note(history, decision.note, decision.note_call_id);
+  trace.emit({{"event", "note"}, {"turn", turn}, {"text", decision.note}});
 }
 
 TurnState start_turn(const LoopConfig& config) {
@@ -357,8 +358,10 @@ std::optional<Outcome> after_step(std::vector<Message>& history, const LoopConfi
   const Decision decision = brakes.after_step(state);
   if (decision.kind == Decision::Kind::stop) return decision.outcome;
   if (decision.kind == Decision::Kind::proceed_with_note) {
-    if (!journaled(config, state, note_record(decision.note))) return Outcome::journal;
-    add_note(history, decision.note, trace, turn);
+    if (!journaled(config, state, note_record(decision.note, decision.note_call_id))) {
+      return Outcome::journal;
+    }
+    add_note(history, decision, trace, turn);
   }
   return std::nullopt;
 }
@@ -449,11 +452,16 @@ std::optional<Decision> reobserve(const ResumeState& state, Brakes& brakes, Turn
     turn.last_calls = step.last_calls;
     turn.last_results = step.last_results;
   }
-  // A nota do último passo já foi dada se a última mensagem tem mais que o resultado.
-  const Message& tail = state.history.back();
-  const TurnToolResult* result =
-      tail.role == Role::tool ? result_of(state, tail.tool_call_id) : nullptr;
-  if (result == nullptr || tail.content != result->content) return std::nullopt;
+  // A nota do último passo ainda falta se o passo é a última coisa do
+  // histórico e nenhum resultado dele tem mais que o texto gravado (a nota vai
+  // no resultado que ela cita, que nem sempre é o último).
+  if (state.history.back().role != Role::tool) return std::nullopt;
+  for (std::size_t i = state.history.size(); i-- > open;) {
+    const Message& message = state.history[i];
+    if (message.role != Role::tool) break;
+    const TurnToolResult* result = result_of(state, message.tool_call_id);
+    if (result == nullptr || message.content != result->content) return std::nullopt;
+  }
   return last;
 }
 
@@ -571,10 +579,11 @@ TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
     // A queda veio depois do último resultado e antes da decisão do passo.
     if (pending_decision->kind == Decision::Kind::stop) return end(pending_decision->outcome);
     if (pending_decision->kind == Decision::Kind::proceed_with_note) {
-      if (!journaled(config, turn, note_record(pending_decision->note))) {
+      if (!journaled(config, turn,
+                     note_record(pending_decision->note, pending_decision->note_call_id))) {
         return end(Outcome::journal);
       }
-      add_note(history, pending_decision->note, trace, state.model_calls);
+      add_note(history, *pending_decision, trace, state.model_calls);
     }
   }
   return run_steps(history, config, model, tools, trace, brakes, turn, state.model_calls + 1, end);

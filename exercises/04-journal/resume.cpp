@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "crc32c.hpp"
-
 #include "hz/not_implemented.hpp"
+#include "policy.hpp"
 
 namespace hz {
 

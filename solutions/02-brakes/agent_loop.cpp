@@ -135,9 +135,9 @@ void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& call
 // A nota da política vai no fim do último resultado de ferramenta do passo:
 // uma mensagem de usuário ou de sistema no meio do turno confundiria quem
 // fala com quem.
-void add_note(std::vector<Message>& history, const std::string& note, Trace& trace, int turn) {
-  history.back().content += "\n\n" + note;
-  trace.emit({{"event", "note"}, {"turn", turn}, {"text", note}});
+void add_note(std::vector<Message>& history, const Decision& decision, Trace& trace, int turn) {
+  history.back().content += "\n\n" + decision.note;
+  trace.emit({{"event", "note"}, {"turn", turn}, {"text", decision.note}});
 }
 
 TurnState start_turn(const LoopConfig& config) {
@@ -319,7 +319,7 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
     const Decision decision = brakes.after_step(state);
     if (decision.kind == Decision::Kind::stop) return end(decision.outcome);
     if (decision.kind == Decision::Kind::proceed_with_note) {
-      add_note(history, decision.note, trace, turn);
+      add_note(history, decision, trace, turn);
     }
   }
   return end(Outcome::max_turns);

@@ -180,7 +180,9 @@ std::optional<LineError> check_fields(RecordType type, const json& rec) {
       return require(rec, "registro result",
                      {{"call_id", Field::text}, {"ok", Field::boolean}, {"content", Field::text}});
     case RecordType::note:
-      return require(rec, "registro note", {{"text", Field::text}});
+      if (auto e = require(rec, "registro note", {{"text", Field::text}})) return e;
+      if (!rec.contains("call_id")) return std::nullopt;
+      return require(rec, "registro note", {{"call_id", Field::text}});
     case RecordType::turn_end:
       return require(rec, "registro turn_end",
                      {{"outcome", Field::text},
@@ -268,9 +270,10 @@ json result_record(std::string_view call_id, const ToolOutput& output) {
   return rec;
 }
 
-json note_record(std::string_view text) {
+json note_record(std::string_view text, std::string_view call_id) {
   json rec = typed(RecordType::note);
   rec["text"] = std::string(text);
+  if (!call_id.empty()) rec["call_id"] = std::string(call_id);
   return rec;
 }
 

@@ -19,7 +19,8 @@
 //             chamada de ferramenta, gravada ANTES de ela rodar
 //   result    {call_id, ok, content}: o que a ferramenta devolveu (o texto
 //             exato da mensagem tool do histórico)
-//   note      {text}: uma nota da política anexada à última mensagem
+//   note      {text[, call_id]}: uma nota da política, anexada ao resultado
+//             da tool call call_id (sem ele, à última mensagem)
 //   turn_end  {outcome, model_calls, cost_micros}: o fim de um turno
 // Nenhum número é double: dinheiro em micro-dólares inteiros (money.hpp).
 #pragma once
@@ -91,7 +92,9 @@ nlohmann::json user_record(std::string_view text);
 nlohmann::json reply_record(const Message& message, const Usage& usage, Micros cost_micros);
 nlohmann::json intent_record(const Intent& intent);
 nlohmann::json result_record(std::string_view call_id, const ToolOutput& output);
-nlohmann::json note_record(std::string_view text);
+// call_id: a tool call em cujo resultado a nota foi (Decision::note_call_id);
+// vazio: a última mensagem, e o registro não leva o campo.
+nlohmann::json note_record(std::string_view text, std::string_view call_id = {});
 // cost_micros: o custo do turno inteiro (TurnResult::cost_micros).
 nlohmann::json turn_end_record(std::string_view outcome, int model_calls, Micros cost_micros);
 

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "budget.hpp"
@@ -48,13 +49,23 @@ struct Decision {
   Kind kind = Kind::proceed;
   std::string note;                    // proceed_with_note: o texto para o modelo
   Outcome outcome = Outcome::success;  // stop: o rótulo
+  // Etapa 03. proceed_with_note: o id da tool call do passo em cujo resultado
+  // a nota vai (o aviso de repetição vai no resultado da chamada repetida);
+  // vazio: no último resultado do passo, como na etapa 02.
+  std::string note_call_id{};
 
   static Decision proceed() { return {}; }
-  static Decision proceed_with_note(std::string text) {
-    return {Kind::proceed_with_note, std::move(text), Outcome::success};
+  static Decision proceed_with_note(std::string text, std::string call_id = {}) {
+    return {Kind::proceed_with_note, std::move(text), Outcome::success, std::move(call_id)};
   }
   static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome}; }
 };
+
+// Acrescenta a nota de uma decisão ao histórico, depois de uma linha em
+// branco: no fim do resultado da tool call call_id ou, com call_id vazio (ou
+// que não está no histórico), no fim da última mensagem. Pré-condição:
+// history não está vazio.
+void append_note(std::vector<Message>& history, std::string_view note, std::string_view call_id);
 // end-listing: decision
 
 // listing: brakes
@@ -88,10 +99,11 @@ class Brakes {
   // Perguntada depois de cada passo completo (resposta e ferramentas). Pare
   // se abort_check parar; senão, com o detector, observe cada tool call do
   // passo (watch_repetition): o primeiro travamento do turno segue com o
-  // aviso ao modelo (nudge_text) como nota, o seguinte para com repetition;
-  // depois, na primeira vez no turno em que o gasto da conversa passar de
-  // kBudgetNotePercent% do teto, a nota de orçamento ("restam US$ X do
-  // orçamento..."). As duas notas no mesmo passo vão juntas, o aviso primeiro.
+  // aviso ao modelo (nudge_text) como nota no resultado da chamada repetida
+  // (note_call_id), o seguinte para com repetition; depois, na primeira vez no
+  // turno em que o gasto da conversa passar de kBudgetNotePercent% do teto, a
+  // nota de orçamento ("restam US$ X do orçamento..."). As duas notas no mesmo
+  // passo vão juntas, o aviso primeiro, no resultado da chamada repetida.
   // Nenhuma: siga.
   Decision after_step(const TurnState& state);
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "crc32c.hpp"
+#include "policy.hpp"
 
 namespace hz {
 
@@ -186,7 +187,7 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
       case RecordType::note: {
         if (state.history.empty()) return Error{at_seq(record) + ": nota sem mensagem antes"};
         const std::string text = rec["text"].get<std::string>();
-        state.history.back().content += "\n\n" + text;
+        append_note(state.history, text, rec.value("call_id", std::string()));
         state.turn_notes.push_back(text);
         break;
       }

@@ -151,6 +151,24 @@ TEST_CASE("a quarta-feira para em repetition na 4ª chamada, com o aviso depois 
         "iguais");
 }
 
+TEST_CASE("com duas chamadas no passo, o aviso vai no resultado da repetida, não no último") {
+  Rig rig(R"({"name": "paralelas", "steps": [
+    {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "0"}}]},
+    {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "9"}}]},
+    {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "18"}}]},
+    {"content": "O teste falha igual; paro aqui."}
+  ]})");
+  const hz::TurnResult result = rig.turn("o teste falhou, corrija");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.model_calls == 4);
+  const std::vector<json> bodies = rig.bodies();
+  REQUIRE(bodies.size() == 4);
+  const json& messages = bodies[3]["messages"];
+  REQUIRE(messages.size() == 11);  // regras, usuário e 3 × (assistente + 2 resultados)
+  CHECK(messages[9] == hz::to_json(Message::tool("call_3_1", kFailure + "\n\n" + kNudge)));
+  CHECK(messages[10] == hz::to_json(Message::tool("call_3_2", "página a partir de 18")));
+}
+
 TEST_CASE("a ordem dos eventos de um passo avisado: ferramenta, detector, nota") {
   Rig rig(kWednesday);
   rig.turn("o teste falhou, corrija");

@@ -102,8 +102,9 @@ TEST_CASE("a política avisa na terceira chamada igual e para na quarta com repe
   Rig rig;
   CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
   CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) ==
-        "segue com nota: " + nudge("run_shell", 3));
+  const Decision warned = rig.step("run_shell", kTest, kFailure);
+  CHECK(shown_decision(warned) == "segue com nota: " + nudge("run_shell", 3));
+  CHECK(warned.note_call_id == "c3");  // o aviso vai no resultado da chamada repetida
   CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: repetition");
   const std::vector<json> expected{
       {{"event", "tool_repetition"},
@@ -217,10 +218,64 @@ TEST_CASE("o aviso do detector e a nota de orçamento no mesmo passo vão juntos
   rig.step("run_shell", kTest, kFailure);
   rig.step("run_shell", kTest, kFailure);
   budget.charge(85);
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) ==
+  const Decision both = rig.step("run_shell", kTest, kFailure);
+  CHECK(shown_decision(both) ==
         "segue com nota: " + nudge("run_shell", 3) +
             "\n\n[nota do harness: restam US$ 0.000015 do orçamento de US$ 0.0001 desta "
             "conversa; conclua o trabalho e responda sem chamar mais ferramentas]");
+  CHECK(both.note_call_id == "c3");
+}
+
+TEST_CASE("a nota de orçamento sozinha não cita chamada: vai no último resultado do passo") {
+  hz::Budget budget(100);
+  Rig rig(RepetitionConfig{}, &budget);
+  budget.charge(85);
+  const Decision note = rig.step("run_shell", kTest, kFailure);
+  CHECK(note.kind == Decision::Kind::proceed_with_note);
+  CHECK(note.note_call_id.empty());
+}
+
+TEST_CASE("o aviso cita a chamada que travou, mesmo com outra depois dela no passo") {
+  Rig rig;
+  for (int i = 1; i <= 3; ++i) {
+    CAPTURE(i);
+    const std::string n = std::to_string(i);
+    const Decision decision =
+        rig.step({{ToolCall{"test" + n, "run_shell", kTest}, kFailure},
+                  {ToolCall{"page" + n, "read_file", R"({"offset":)" + n + "}"}, "página " + n}});
+    if (i < 3) {
+      CHECK(shown_decision(decision) == "segue");
+    } else {
+      CHECK(shown_decision(decision) == "segue com nota: " + nudge("run_shell", 3));
+      CHECK(decision.note_call_id == "test3");
+    }
+  }
+}
+
+TEST_CASE("append_note anexa a nota ao resultado da chamada citada") {
+  std::vector<Message> history{Message::user("rode"), Message::tool("a", "saída a"),
+                               Message::tool("b", "saída b")};
+  hz::append_note(history, "[aviso]", "a");
+  CHECK(history[1] == Message::tool("a", "saída a\n\n[aviso]"));
+  CHECK(history[2] == Message::tool("b", "saída b"));
+}
+
+TEST_CASE("append_note sem chamada citada, ou com uma que não está no histórico, usa o fim") {
+  std::vector<Message> history{Message::tool("a", "saída a"), Message::tool("b", "saída b")};
+  hz::append_note(history, "[nota 1]", "");
+  hz::append_note(history, "[nota 2]", "zzz");
+  CHECK(history[0] == Message::tool("a", "saída a"));
+  CHECK(history[1] == Message::tool("b", "saída b\n\n[nota 1]\n\n[nota 2]"));
+}
+
+TEST_CASE("append_note procura a chamada de trás para a frente e só em mensagens tool") {
+  // Um id repetido em turnos diferentes (há provedores que reusam "call_0"):
+  // a nota é do passo atual, o mais recente.
+  std::vector<Message> history{Message::tool("call_0", "antigo"), Message::user("de novo"),
+                               Message::tool("call_0", "novo"), Message::tool("x", "outro")};
+  hz::append_note(history, "[aviso]", "call_0");
+  CHECK(history[0] == Message::tool("call_0", "antigo"));
+  CHECK(history[2] == Message::tool("call_0", "novo\n\n[aviso]"));
 }
 
 TEST_CASE("ferramentas isentas não contam para a política") {

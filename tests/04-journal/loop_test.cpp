@@ -48,13 +48,32 @@ constexpr std::string_view kTwoSteps = R"({"name": "dois", "select": "by_assista
              "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
             {"content": "terminei", "usage": {"prompt_tokens": 200, "completion_tokens": 5}}]})";
 
+// Duas chamadas por passo: o mesmo teste e uma página nova. O teste trava na
+// 3ª (o aviso vai no resultado dele, o 1º do passo, e não no da página) e
+// para na 4ª.
+constexpr std::string_view kParallel = R"({"name": "paralelas", "select": "by_assistant_messages",
+  "steps": [
+    {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "0"}}]},
+    {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "9"}}]},
+    {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "18"}}]},
+    {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "27"}}]}]})";
+
+// read_page{offset}: uma página diferente para cada offset; só lê.
+hz::Tool pages() {
+  hz::Tool tool = fake_tool("read_page", {"offset"}, [](const json& args) {
+    return hz::ToolOutput::success("página a partir de " + args.at("offset").get<std::string>());
+  });
+  tool.idempotency = hz::Idempotency::yes;
+  return tool;
+}
+
 json settings() { return {{"model", "modelo-teste"}, {"system_prompt", "regras"}}; }
 
 struct Rig {
   explicit Rig(std::string_view scenario)
       : model(scenario),
         client(model.endpoint()),
-        box({failing_test()}),
+        box({failing_test(), pages()}),
         config{"modelo-teste", 20} {
     config.repetition = hz::RepetitionConfig{};
     config.prices = hz::Prices{1'000'000, 1'000'000, true};  // 1 µUS$ por token
@@ -145,8 +164,33 @@ TEST_CASE("a nota do detector vira um registro note, e o histórico reconstruíd
   CHECK(state->history == done.history);
 }
 
+TEST_CASE("o aviso no resultado que não é o último do passo: o registro note cita a chamada") {
+  hz::testing::TempDir dir;
+  const Done done = uninterrupted(kParallel, dir / "j.jsonl");
+  CHECK(done.result.outcome == Outcome::repetition);
+  CHECK(done.result.model_calls == 4);
+  // regras, usuário, e por passo: assistente, teste, página. O 3º passo começa em 8.
+  REQUIRE(done.history.size() == 14);
+  REQUIRE(done.history[8].role == hz::Role::assistant);
+  const std::string test_id = done.history[8].tool_calls.at(0).id;
+  CHECK(done.history[9].tool_call_id == test_id);
+  CHECK(done.history[9].content.find("[aviso do harness]") != std::string::npos);
+  CHECK(done.history[10].content == "página a partir de 18");
+  auto read = hz::read_journal(dir / "j.jsonl");
+  REQUIRE(read.ok());
+  std::vector<json> notes;
+  for (const hz::Record& record : read->records) {
+    if (record.type == hz::RecordType::note) notes.push_back(record.rec);
+  }
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]["call_id"] == test_id);
+  auto state = hz::rebuild_state(read->records);
+  REQUIRE(state.ok());
+  CHECK(state->history == done.history);
+}
+
 TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem queda") {
-  for (const std::string_view scenario : {kTwoSteps, kWednesday}) {
+  for (const std::string_view scenario : {kTwoSteps, kWednesday, kParallel}) {
     hz::testing::TempDir dir;
     const Done done = uninterrupted(scenario, dir / "inteiro.jsonl");
     const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));

@@ -140,6 +140,8 @@ TEST_CASE("decode_line recusa um registro sem os campos do tipo dele") {
   intent["append_key"] = {{"size_before", -1}, {"content_bytes", 1}, {"content_crc32c", "0"}};
   check_refused(sealed(intent), 1, LineError::Kind::bad_field,
                 "append_key do registro intent sem o campo size_before (inteiro não negativo)");
+  check_refused(sealed({{"seq", 1}, {"type", "note"}, {"text", "x"}, {"call_id", 7}}), 1,
+                LineError::Kind::bad_field, "registro note sem o campo call_id (texto)");
 }
 
 TEST_SUITE_END();

@@ -137,6 +137,18 @@ TEST_CASE("o dinheiro dos turnos fechados soma com o dos reply do turno aberto")
   CHECK(state->history.back().content == "pronto\n\nAtenção: restam US$ 0,01.");
 }
 
+TEST_CASE("uma nota com call_id vai no resultado daquela chamada, não no último") {
+  std::vector<json> recs = one_turn();
+  recs.resize(7);  // até o resultado de c2, o último do passo
+  recs.push_back(hz::note_record("[aviso do harness] pare.", "c1"));
+  auto state = hz::rebuild_state(journal_test::records(recs));
+  REQUIRE(state.ok());
+  REQUIRE(state->history.size() == 5);
+  CHECK(state->history[3] == Message::tool("c1", kAppended + "\n\n[aviso do harness] pare."));
+  CHECK(state->history[4] == Message::tool("c2", "linha\n"));
+  CHECK(state->turn_notes == std::vector<std::string>{"[aviso do harness] pare."});
+}
+
 TEST_CASE("um journal só com o start espera o primeiro usuário") {
   auto state = hz::rebuild_state(journal_test::records({hz::start_record({{"model", "m"}})}));
   REQUIRE(state.ok());

@@ -48,6 +48,8 @@ TEST_CASE("cada tipo de registro tem os campos do formato, com as chaves em orde
   CHECK(hz::result_record("c2", hz::ToolOutput::failure("erro")).dump() ==
         R"({"call_id":"c2","content":"erro","ok":false,"type":"result"})");
   CHECK(hz::note_record("cuidado").dump() == R"({"text":"cuidado","type":"note"})");
+  CHECK(hz::note_record("cuidado", "call_3").dump() ==
+        R"({"call_id":"call_3","text":"cuidado","type":"note"})");
   CHECK(hz::turn_end_record("success", 3, 1200).dump() ==
         R"({"cost_micros":1200,"model_calls":3,"outcome":"success","type":"turn_end"})");
 }
