@@ -22,6 +22,7 @@
 #include <string>
 
 #include "agent_loop.hpp"
+#include "brakes_cli.hpp"
 #include "budget.hpp"
 #include "clock.hpp"
 #include "context.hpp"
@@ -53,91 +54,6 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-// Os freios como o usuário os pediu, já lidos.
-struct Limits {
-  std::optional<hz::Micros> budget;
-  std::optional<hz::Prices> prices;  // das flags; vazio: da tabela
-  hz::HttpOptions http;
-  std::chrono::milliseconds turn_deadline{0};
-};
-
-hz::Result<hz::Micros> read_usd(const std::string& text, const std::string& flag) {
-  auto value = hz::parse_usd(text);
-  if (!value) return hz::Error{"--" + flag + ": " + value.error().message};
-  return value;
-}
-
-hz::Result<Limits> read_limits(const hz::stage::LimitFlags& flags) {
-  Limits limits;
-  auto http = hz::stage::http_options(flags);
-  if (!http) return http.error();
-  limits.http = *http;
-  auto deadline = hz::stage::parse_seconds(flags.turn_timeout, "turn-timeout");
-  if (!deadline) return deadline.error();
-  limits.turn_deadline = *deadline;
-  if (!flags.budget_usd.empty()) {
-    auto budget = read_usd(flags.budget_usd, "budget-usd");
-    if (!budget) return budget.error();
-    limits.budget = *budget;
-  }
-  if (flags.price_input.empty() != flags.price_output.empty()) {
-    return hz::Error{"--price-input e --price-output vão juntos (o preço tem duas partes)"};
-  }
-  if (!flags.price_input.empty()) {
-    auto input = read_usd(flags.price_input, "price-input");
-    if (!input) return input.error();
-    auto output = read_usd(flags.price_output, "price-output");
-    if (!output) return output.error();
-    if (*input > hz::kMaxPricePerMillion || *output > hz::kMaxPricePerMillion) {
-      return hz::Error{"--price-input e --price-output vão até US$ 1000000 por milhão"};
-    }
-    limits.prices = hz::Prices{*input, *output, true};
-  }
-  if (flags.max_retries < 0 || flags.max_retries > 100) {
-    return hz::Error{"--max-retries vai de 0 a 100"};
-  }
-  return limits;
-}
-
-// O preço do modelo: o das flags ou o da tabela embutida.
-hz::Prices price_of(const Limits& limits, const std::string& model) {
-  if (limits.prices) return *limits.prices;
-  // A tabela vem do próprio repositório: se ela não lê, é bug (lança).
-  auto table = hz::parse_price_table(hz::stage::embedded_price_table());
-  if (!table) throw std::runtime_error("etapas/support/prices.json: " + table.error().message);
-  return hz::find_price(*table, model);
-}
-
-// 2000 → "2 s"; 1500 → "1.5 s".
-std::string seconds_text(std::chrono::milliseconds ms) {
-  std::string text = std::to_string(ms.count() / 1000);
-  if (const long long rest = ms.count() % 1000; rest != 0) {
-    std::string decimals = std::to_string(rest);
-    decimals.insert(0, 3 - decimals.size(), '0');
-    while (decimals.back() == '0') decimals.pop_back();
-    text += "." + decimals;
-  }
-  return text + " s";
-}
-
-// "limites: ..." para stderr, no começo: o que vai parar o turno.
-std::string describe_limits(const hz::LoopConfig& config, const Limits& limits) {
-  std::string text = "limites: " + std::to_string(config.max_turns) + " chamadas por turno";
-  text += limits.budget ? " · orçamento US$ " + hz::format_usd(*limits.budget) : " · sem orçamento";
-  if (config.prices.known) {
-    text += " · preço US$ " + hz::format_usd(config.prices.input_per_million) + " / US$ " +
-            hz::format_usd(config.prices.output_per_million) + " por milhão";
-  } else {
-    text += " · preço desconhecido";
-  }
-  if (config.turn_deadline.count() > 0) {
-    text += " · prazo do turno " + seconds_text(config.turn_deadline);
-  }
-  text += " · " + std::to_string(config.retry.max_retries) + " novas tentativas";
-  text += config.stream ? " · streaming" : " · sem streaming";
-  return text + "\n";
-}
-
 int run(int argc, char** argv) {
   hz::stage::CommonFlags flags;
   flags.max_turns = hz::kDefaultMaxTurns;
@@ -162,7 +78,7 @@ int run(int argc, char** argv) {
   }
   if (flags.max_turns < 1) return usage_error("--max-turns precisa ser pelo menos 1");
   if (max_tool_output < 64) return usage_error("--max-tool-output precisa ser pelo menos 64");
-  auto limits = read_limits(limit_flags);
+  auto limits = hz::stage::read_limits(limit_flags);
   if (!limits) return usage_error(limits.error().message);
 
   std::string system_prompt(hz::default_system_prompt());
@@ -190,25 +106,14 @@ int run(int argc, char** argv) {
 
   hz::LoopConfig config{session->model_name, flags.max_turns};
   config.budget = &budget;
-  config.prices = price_of(*limits, session->model_name);
-  config.call_timeout = limits->http.timeout;
-  config.turn_deadline = limits->turn_deadline;
-  config.retry.max_retries = limit_flags.max_retries;
+  hz::stage::apply_limits(config, *limits);
   config.clock = &clock;
   config.cancel = &cancel;
-  config.stream = !limit_flags.no_stream;
 
-  std::cerr << hz::paint(hz::stage::describe(*session) + describe_limits(config, *limits),
-                         hz::Tint::dim, color);
-  // Sem preço, o gasto conta zero e o teto nunca chega: quem pediu um teto
-  // precisa saber que ele não vale (preço desconhecido não é custo zero).
-  if (limits->budget && !config.prices.known) {
-    std::cerr << hz::paint("aviso: o modelo " + hz::printable(session->model_name) +
-                               " não está na tabela de preços (etapas/support/prices.json): o "
-                               "orçamento NÃO pode ser cumprido. Informe --price-input e "
-                               "--price-output (0 e 0 para um modelo local).\n",
-                           hz::Tint::yellow, color);
-  }
+  std::cerr << hz::paint(
+      hz::stage::describe(*session) + hz::stage::describe_limits(config, *limits) + "\n",
+      hz::Tint::dim, color);
+  hz::stage::warn_if_unpriced(std::cerr, config, *limits, color);
 
   // Com modelo real, quem escreve ou executa pergunta antes (a não ser com
   // --yes); o roteiro do mock já é conhecido, então não pergunta.
@@ -242,11 +147,7 @@ int run(int argc, char** argv) {
         !hz::stage::write_answer(std::cout, result.final_text)) {
       answer_lost = true;
     }
-    if (limits->budget) {
-      std::cerr << hz::paint("  orçamento da conversa: US$ " + hz::format_usd(budget.spent()) +
-                                 " de US$ " + hz::format_usd(*limits->budget) + " gastos\n",
-                             hz::Tint::dim, color);
-    }
+    hz::stage::show_spent(std::cerr, budget, *limits, color);
     if (chat && result.outcome == hz::Outcome::cancelled) {
       std::cerr << hz::paint(
           "  turno interrompido; a conversa continua (Ctrl-C no prompt, ou "

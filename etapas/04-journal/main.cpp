@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "agent_loop.hpp"
+#include "brakes_cli.hpp"
 #include "budget.hpp"
 #include "clock.hpp"
 #include "context.hpp"
@@ -55,11 +56,14 @@
 #include "money.hpp"
 #include "outcome.hpp"
 #include "repetition.hpp"
+#include "repetition_cli.hpp"
 #include "resume.hpp"
 #include "retry.hpp"
 #include "tool_dispatch.hpp"
 
 namespace {
+
+using hz::stage::Limits;
 
 constexpr const char* kProgram = "hz-04-journal";
 constexpr const char* kDemoScenario = "monday";
@@ -75,137 +79,6 @@ int usage_error(const std::string& message) {
 int refuse(const std::string& message) {
   std::cerr << kProgram << ": " << message << "\n";
   return 2;
-}
-
-// Os freios como o usuário os pediu, já lidos.
-struct Limits {
-  std::optional<hz::Micros> budget;
-  std::optional<hz::Prices> prices;  // das flags; vazio: da tabela
-  hz::HttpOptions http;
-  std::chrono::milliseconds turn_deadline{0};
-};
-
-hz::Result<hz::Micros> read_usd(const std::string& text, const std::string& flag) {
-  auto value = hz::parse_usd(text);
-  if (!value) return hz::Error{"--" + flag + ": " + value.error().message};
-  return value;
-}
-
-hz::Result<Limits> read_limits(const hz::stage::LimitFlags& flags) {
-  Limits limits;
-  auto http = hz::stage::http_options(flags);
-  if (!http) return http.error();
-  limits.http = *http;
-  auto deadline = hz::stage::parse_seconds(flags.turn_timeout, "turn-timeout");
-  if (!deadline) return deadline.error();
-  limits.turn_deadline = *deadline;
-  if (!flags.budget_usd.empty()) {
-    auto budget = read_usd(flags.budget_usd, "budget-usd");
-    if (!budget) return budget.error();
-    limits.budget = *budget;
-  }
-  if (flags.price_input.empty() != flags.price_output.empty()) {
-    return hz::Error{"--price-input e --price-output vão juntos (o preço tem duas partes)"};
-  }
-  if (!flags.price_input.empty()) {
-    auto input = read_usd(flags.price_input, "price-input");
-    if (!input) return input.error();
-    auto output = read_usd(flags.price_output, "price-output");
-    if (!output) return output.error();
-    if (*input > hz::kMaxPricePerMillion || *output > hz::kMaxPricePerMillion) {
-      return hz::Error{"--price-input e --price-output vão até US$ 1000000 por milhão"};
-    }
-    limits.prices = hz::Prices{*input, *output, true};
-  }
-  if (flags.max_retries < 0 || flags.max_retries > 100) {
-    return hz::Error{"--max-retries vai de 0 a 100"};
-  }
-  return limits;
-}
-
-// As flags do detector como o usuário as escreveu.
-struct RepetitionFlags {
-  int window = hz::RepetitionConfig{}.window;
-  int threshold = hz::RepetitionConfig{}.threshold;
-  std::string exempt;  // "wait,sleep"
-};
-
-std::string without_spaces(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(' ');
-  if (first == std::string_view::npos) return {};
-  return std::string(text.substr(first, text.find_last_not_of(' ') - first + 1));
-}
-
-// "wait, sleep" → {"wait", "sleep"}; um nome vazio ("wait,,sleep") é erro.
-hz::Result<std::vector<std::string>> read_exempt(const std::string& text) {
-  std::vector<std::string> names;
-  if (text.empty()) return names;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    const std::size_t length = comma == std::string::npos ? std::string::npos : comma - start;
-    const std::string name = without_spaces(std::string_view(text).substr(start, length));
-    if (name.empty()) {
-      return hz::Error{"--repetition-exempt: nome de ferramenta vazio em \"" + hz::printable(text) +
-                       "\" (use nomes separados por vírgula, como wait,sleep)"};
-    }
-    names.push_back(name);
-    if (comma == std::string::npos) return names;
-    start = comma + 1;
-  }
-}
-
-hz::Result<hz::RepetitionConfig> read_repetition(const RepetitionFlags& flags) {
-  auto exempt = read_exempt(flags.exempt);
-  if (!exempt) return exempt.error();
-  return hz::check_repetition_config(
-      hz::RepetitionConfig{flags.window, flags.threshold, std::move(exempt).value()});
-}
-
-// O preço do modelo: o das flags ou o da tabela embutida.
-hz::Prices price_of(const Limits& limits, const std::string& model) {
-  if (limits.prices) return *limits.prices;
-  // A tabela vem do próprio repositório: se ela não lê, é bug (lança).
-  auto table = hz::parse_price_table(hz::stage::embedded_price_table());
-  if (!table) throw std::runtime_error("etapas/support/prices.json: " + table.error().message);
-  return hz::find_price(*table, model);
-}
-
-// 2000 → "2 s"; 1500 → "1.5 s".
-std::string seconds_text(std::chrono::milliseconds ms) {
-  std::string text = std::to_string(ms.count() / 1000);
-  if (const long long rest = ms.count() % 1000; rest != 0) {
-    std::string decimals = std::to_string(rest);
-    decimals.insert(0, 3 - decimals.size(), '0');
-    while (decimals.back() == '0') decimals.pop_back();
-    text += "." + decimals;
-  }
-  return text + " s";
-}
-
-// "limites: ..." para stderr, no começo: o que vai parar o turno.
-std::string describe_limits(const hz::LoopConfig& config, const Limits& limits) {
-  std::string text = "limites: " + std::to_string(config.max_turns) + " chamadas por turno";
-  text += limits.budget ? " · orçamento US$ " + hz::format_usd(*limits.budget) : " · sem orçamento";
-  if (config.prices.known) {
-    text += " · preço US$ " + hz::format_usd(config.prices.input_per_million) + " / US$ " +
-            hz::format_usd(config.prices.output_per_million) + " por milhão";
-  } else {
-    text += " · preço desconhecido";
-  }
-  if (config.turn_deadline.count() > 0) {
-    text += " · prazo do turno " + seconds_text(config.turn_deadline);
-  }
-  text += " · " + std::to_string(config.retry.max_retries) + " novas tentativas";
-  text += config.stream ? " · streaming" : " · sem streaming";
-  if (config.repetition) {
-    text += " · detector de repetição: janela " + std::to_string(config.repetition->window) +
-            ", limiar " + std::to_string(config.repetition->threshold);
-    for (std::size_t i = 0; i < config.repetition->exempt.size(); ++i) {
-      text += (i == 0 ? ", isentas: " : ", ") + hz::printable(config.repetition->exempt[i]);
-    }
-  }
-  return text + "\n";
 }
 
 // listing: settings
@@ -259,7 +132,7 @@ int run(int argc, char** argv) {
   hz::stage::LimitFlags limit_flags;
   limit_flags.max_retries = hz::kDefaultMaxRetries;
   int max_tool_output = static_cast<int>(hz::kDefaultMaxToolOutput);
-  RepetitionFlags repetition_flags;
+  hz::stage::RepetitionFlags repetition_flags;
   std::string journal_path;
   bool resume = false;
 
@@ -272,20 +145,7 @@ int run(int argc, char** argv) {
       "(padrão: " +
       std::to_string(max_tool_output) + ")";
   parser.add_int("max-tool-output", &max_tool_output, cut_help, "BYTES");
-  parser.add_int("repetition-window", &repetition_flags.window,
-                 "quantas tool calls recentes do turno o detector de repetição olha, a atual "
-                 "incluída (padrão: " +
-                     std::to_string(repetition_flags.window) + "; de 2 a " +
-                     std::to_string(hz::kMaxRepetitionWindow) + ")");
-  parser.add_int("repetition-threshold", &repetition_flags.threshold,
-                 "quantas vezes a mesma chamada, com o mesmo resultado, precisa aparecer na "
-                 "janela para travar: a primeira vez avisa o modelo, a seguinte encerra o turno "
-                 "com repetition (padrão: " +
-                     std::to_string(repetition_flags.threshold) + "; de 2 até a janela)");
-  parser.add_string("repetition-exempt", &repetition_flags.exempt,
-                    "ferramentas que o detector não conta, separadas por vírgula (padrão: "
-                    "nenhuma)",
-                    "NOME[,NOME]");
+  hz::stage::add_repetition_flags(parser, repetition_flags);
   parser.add_string("journal", &journal_path,
                     "grava cada passo concluído neste arquivo JSONL, no disco antes do passo "
                     "seguinte (o arquivo não pode ter registros; para continuar um, use --resume)",
@@ -301,9 +161,9 @@ int run(int argc, char** argv) {
   }
   if (flags.max_turns < 1) return usage_error("--max-turns precisa ser pelo menos 1");
   if (max_tool_output < 64) return usage_error("--max-tool-output precisa ser pelo menos 64");
-  auto limits = read_limits(limit_flags);
+  auto limits = hz::stage::read_limits(limit_flags);
   if (!limits) return usage_error(limits.error().message);
-  auto repetition = read_repetition(repetition_flags);
+  auto repetition = hz::stage::read_repetition(repetition_flags);
   if (!repetition) return usage_error(repetition.error().message);
   if (resume && journal_path.empty()) return usage_error("--resume precisa de --journal ARQUIVO");
   // Um HZ_CRASH_AT inválido lança: erro de inicialização (saída 1).
@@ -351,13 +211,9 @@ int run(int argc, char** argv) {
 
   hz::LoopConfig config{session->model_name, flags.max_turns};
   config.budget = &budget;
-  config.prices = price_of(*limits, session->model_name);
-  config.call_timeout = limits->http.timeout;
-  config.turn_deadline = limits->turn_deadline;
-  config.retry.max_retries = limit_flags.max_retries;
+  hz::stage::apply_limits(config, *limits);
   config.clock = &clock;
   config.cancel = &cancel;
-  config.stream = !limit_flags.no_stream;
   config.repetition = *repetition;
   const hz::Workspace workspace(session->workspace);
   config.workspace = &workspace;
@@ -387,17 +243,11 @@ int run(int argc, char** argv) {
   }
   if (journal) config.journal = &*journal;
 
-  std::cerr << hz::paint(hz::stage::describe(*session) + describe_limits(config, *limits),
+  std::cerr << hz::paint(hz::stage::describe(*session) +
+                             hz::stage::describe_limits(config, *limits) +
+                             hz::stage::describe_repetition(*config.repetition) + "\n",
                          hz::Tint::dim, color);
-  // Sem preço, o gasto conta zero e o teto nunca chega: quem pediu um teto
-  // precisa saber que ele não vale (preço desconhecido não é custo zero).
-  if (limits->budget && !config.prices.known) {
-    std::cerr << hz::paint("aviso: o modelo " + hz::printable(session->model_name) +
-                               " não está na tabela de preços (etapas/support/prices.json): o "
-                               "orçamento NÃO pode ser cumprido. Informe --price-input e "
-                               "--price-output (0 e 0 para um modelo local).\n",
-                           hz::Tint::yellow, color);
-  }
+  hz::stage::warn_if_unpriced(std::cerr, config, *limits, color);
 
   // Com modelo real, quem escreve ou executa pergunta antes (a não ser com
   // --yes); o roteiro do mock já é conhecido, então não pergunta.
@@ -437,11 +287,7 @@ int run(int argc, char** argv) {
       std::cerr << kProgram << ": " << result.error << "\n";
       journal_failed = true;
     }
-    if (limits->budget) {
-      std::cerr << hz::paint("  orçamento da conversa: US$ " + hz::format_usd(budget.spent()) +
-                                 " de US$ " + hz::format_usd(*limits->budget) + " gastos\n",
-                             hz::Tint::dim, color);
-    }
+    hz::stage::show_spent(std::cerr, budget, *limits, color);
     if (chat && result.outcome == hz::Outcome::cancelled) {
       std::cerr << hz::paint(
           "  turno interrompido; a conversa continua (Ctrl-C no prompt, ou "

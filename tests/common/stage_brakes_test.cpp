@@ -64,6 +64,15 @@ TEST_CASE("parse_seconds recusa o que não é um número de segundos razoável")
         "Error: --timeout: \"99999999999999999999\" passa de um dia");
 }
 
+TEST_CASE("seconds_text mostra milissegundos como segundos, sem zeros inúteis") {
+  using std::chrono::milliseconds;
+  CHECK(hz::stage::seconds_text(milliseconds(2000)) == "2 s");
+  CHECK(hz::stage::seconds_text(milliseconds(1500)) == "1.5 s");
+  CHECK(hz::stage::seconds_text(milliseconds(250)) == "0.25 s");
+  CHECK(hz::stage::seconds_text(milliseconds(86400001)) == "86400.001 s");
+  CHECK(hz::stage::seconds_text(milliseconds(0)) == "0 s");
+}
+
 TEST_CASE("http_options leva as flags de tempo ao transporte") {
   hz::stage::LimitFlags flags;
   flags.timeout = "30";

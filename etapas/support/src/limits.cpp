@@ -62,6 +62,17 @@ Result<std::chrono::milliseconds> parse_seconds(std::string_view text, std::stri
   return std::chrono::milliseconds(ms);
 }
 
+std::string seconds_text(std::chrono::milliseconds ms) {
+  std::string text = std::to_string(ms.count() / 1000);
+  if (const long long rest = ms.count() % 1000; rest != 0) {
+    std::string decimals = std::to_string(rest);
+    decimals.insert(0, 3 - decimals.size(), '0');
+    while (decimals.back() == '0') decimals.pop_back();
+    text += "." + decimals;
+  }
+  return text + " s";
+}
+
 Result<HttpOptions> http_options(const LimitFlags& flags) {
   HttpOptions http;
   auto connect = parse_seconds(flags.connect_timeout, "connect-timeout");

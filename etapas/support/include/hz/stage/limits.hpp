@@ -35,6 +35,9 @@ void add_limit_flags(FlagParser& parser, LimitFlags& flags);
 // exatos, sem passar por double. Até 1 dia. O Error cita a flag.
 Result<std::chrono::milliseconds> parse_seconds(std::string_view text, std::string_view flag);
 
+// O contrário de parse_seconds, para mostrar: 2000 ms → "2 s"; 1500 ms → "1.5 s".
+std::string seconds_text(std::chrono::milliseconds ms);
+
 // Os tempos do transporte a partir das flags (connect, timeout, idle), ou o
 // Error da primeira flag inválida. Zero em --timeout ou --connect-timeout é
 // erro; zero em --idle-timeout desliga o limite de silêncio.
