@@ -24,6 +24,7 @@
 #include "agent_loop.hpp"
 #include "brakes_cli.hpp"
 #include "budget.hpp"
+#include "chat_cli.hpp"
 #include "clock.hpp"
 #include "context.hpp"
 #include "hz/cli.hpp"
@@ -81,12 +82,8 @@ int run(int argc, char** argv) {
   auto limits = hz::stage::read_limits(limit_flags);
   if (!limits) return usage_error(limits.error().message);
 
-  std::string system_prompt(hz::default_system_prompt());
-  if (!flags.system_prompt.empty()) {
-    auto text = hz::stage::read_text_file(flags.system_prompt);
-    if (!text) return usage_error("--system-prompt: " + text.error().message);
-    system_prompt = std::move(text).value();
-  }
+  auto system_prompt = hz::stage::system_prompt_of(flags);
+  if (!system_prompt) return usage_error(system_prompt.error().message);
 
   auto trace = hz::stage::open_trace(flags.trace);
   if (!trace) return usage_error(trace.error().message);
@@ -115,17 +112,10 @@ int run(int argc, char** argv) {
       hz::Tint::dim, color);
   hz::stage::warn_if_unpriced(std::cerr, config, *limits, color);
 
-  // Com modelo real, quem escreve ou executa pergunta antes (a não ser com
-  // --yes); o roteiro do mock já é conhecido, então não pergunta.
-  hz::Approver approver;
-  if (!session->scripted && !flags.yes) {
-    approver = [](const hz::Tool& tool, const nlohmann::json& args) {
-      return hz::stage::ask_permission(std::cin, std::cerr, tool.schema.name, args);
-    };
-  }
   hz::ShellOptions shell;
   shell.cancel = &cancel;
-  const hz::ToolBox tools(hz::basic_tools(hz::Workspace(session->workspace), shell), approver,
+  const hz::ToolBox tools(hz::basic_tools(hz::Workspace(session->workspace), shell),
+                          hz::stage::approver_for(*session, flags),
                           static_cast<std::size_t>(max_tool_output));
 
   // Num terminal, a resposta aparece enquanto chega; fora dele, só no fim.
@@ -136,7 +126,7 @@ int run(int argc, char** argv) {
   hz::stage::LiveModel live_model(*guarded, live_text);
   hz::ChatModel& model = live ? static_cast<hz::ChatModel&>(live_model) : *guarded;
 
-  std::vector<hz::Message> history = hz::start_conversation(system_prompt);
+  std::vector<hz::Message> history = hz::start_conversation(*system_prompt);
   const bool chat = flags.prompt.empty() && session->scenario_prompt.empty();
   bool answer_lost = false;
   auto one_turn = [&](const std::string& text) {
@@ -148,12 +138,8 @@ int run(int argc, char** argv) {
       answer_lost = true;
     }
     hz::stage::show_spent(std::cerr, budget, *limits, color);
-    if (chat && result.outcome == hz::Outcome::cancelled) {
-      std::cerr << hz::paint(
-          "  turno interrompido; a conversa continua (Ctrl-C no prompt, ou "
-          "Ctrl-D, sai)\n",
-          hz::Tint::dim, color);
-    }
+    if (chat && result.outcome == hz::Outcome::cancelled)
+      hz::stage::say_chat_goes_on(std::cerr, color);
     return hz::exit_code(result.outcome);
   };
 
@@ -165,17 +151,8 @@ int run(int argc, char** argv) {
   } else {
     code = hz::stage::run_interruptible_chat(std::cin, std::cerr, cancel, one_turn);
   }
-  for (const auto& failure : session->mock_failures()) {
-    std::cerr << kProgram << ": o mock registrou: " << failure << "\n";
-  }
-  // Uma resposta que não chegou ao stdout, ou um trace pedido que ficou
-  // incompleto, não pode terminar como sucesso.
-  if (answer_lost) {
-    std::cerr << kProgram << ": não foi possível escrever a resposta na saída padrão\n";
-    code = 1;
-  }
-  if ((*trace)->failed() && code == 0) code = 1;
-  return code;
+  return hz::stage::closing_code(std::cerr, kProgram, *session, answer_lost, (*trace)->failed(),
+                                 code);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "hz/stage/console.hpp"
+#include "hz/stage/interrupt.hpp"
+#include "hz/stage/session.hpp"
 
 using nlohmann::json;
 
@@ -63,4 +65,37 @@ TEST_CASE("ask_permission não estoura a pilha com argumentos aninhados fundo de
 
 TEST_CASE("user_line escapa o pedido, que pode vir de um cenário") {
   CHECK(hz::stage::user_line("oi\x1b]0;titulo\x07", false) == "você> oi\\x1b]0;titulo\\x07");
+}
+
+TEST_CASE("closing_code devolve o código do turno quando a resposta e o trace chegaram") {
+  const hz::stage::Session session;
+  std::ostringstream err;
+  CHECK(hz::stage::closing_code(err, "hz-x", session, false, false, 7) == 7);
+  CHECK(hz::stage::closing_code(err, "hz-x", session, false, false, 0) == 0);
+  CHECK(err.str().empty());
+}
+
+TEST_CASE("closing_code troca o código por 1 quando a resposta se perdeu, e diz por quê") {
+  const hz::stage::Session session;
+  std::ostringstream err;
+  CHECK(hz::stage::closing_code(err, "hz-x", session, true, false, 0) == 1);
+  CHECK(hz::stage::closing_code(err, "hz-x", session, true, false, 7) == 1);
+  CHECK(err.str() ==
+        "hz-x: não foi possível escrever a resposta na saída padrão\n"
+        "hz-x: não foi possível escrever a resposta na saída padrão\n");
+}
+
+TEST_CASE("closing_code: um trace incompleto não termina como sucesso, mas não esconde um freio") {
+  const hz::stage::Session session;
+  std::ostringstream err;
+  CHECK(hz::stage::closing_code(err, "hz-x", session, false, true, 0) == 1);
+  CHECK(hz::stage::closing_code(err, "hz-x", session, false, true, 3) == 3);
+  CHECK(err.str().empty());  // o próprio trace já avisou a falha
+}
+
+TEST_CASE("say_chat_goes_on diz que a conversa continua e como sair") {
+  std::ostringstream out;
+  hz::stage::say_chat_goes_on(out, false);
+  CHECK(out.str() ==
+        "  turno interrompido; a conversa continua (Ctrl-C no prompt, ou Ctrl-D, sai)\n");
 }

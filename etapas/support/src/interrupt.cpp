@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "hz/terminal.hpp"
+
 namespace hz::stage {
 namespace {
 
@@ -60,6 +62,11 @@ int run_interruptible_chat(std::istream& in, std::ostream& out, std::atomic<bool
       if (&in == &std::cin) std::clearerr(stdin);
     }
   }
+}
+
+void say_chat_goes_on(std::ostream& out, bool color) {
+  out << paint("  turno interrompido; a conversa continua (Ctrl-C no prompt, ou Ctrl-D, sai)\n",
+               Tint::dim, color);
 }
 
 }  // namespace hz::stage

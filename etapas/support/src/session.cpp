@@ -136,4 +136,19 @@ std::string describe(const Session& session) {
   return printable(text);  // nomes de cenário e de modelo vêm de arquivos JSON
 }
 
+int closing_code(std::ostream& err, std::string_view program, const Session& session,
+                 bool answer_lost, bool trace_failed, int code) {
+  for (const std::string& failure : session.mock_failures()) {
+    err << program << ": o mock registrou: " << failure << "\n";
+  }
+  // Uma resposta que não chegou ao stdout, ou um trace pedido que ficou
+  // incompleto, não pode terminar como sucesso.
+  if (answer_lost) {
+    err << program << ": não foi possível escrever a resposta na saída padrão\n";
+    code = 1;
+  }
+  if (trace_failed && code == 0) code = 1;
+  return code;
+}
+
 }  // namespace hz::stage

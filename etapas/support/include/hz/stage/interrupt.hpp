@@ -34,4 +34,8 @@ void install_interrupt_handler();
 int run_interruptible_chat(std::istream& in, std::ostream& out, std::atomic<bool>& interrupted,
                            const std::function<int(const std::string&)>& turn);
 
+// No chat, depois de um turno que terminou em cancelled: a linha que diz que
+// a conversa continua e como sair (cor só com color).
+void say_chat_goes_on(std::ostream& out, bool color);
+
 }  // namespace hz::stage

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <filesystem>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -69,5 +70,12 @@ Result<std::unique_ptr<Trace>, SetupError> open_trace(const std::string& jsonl_p
 // Algumas linhas para stderr dizendo com quem se fala e onde se trabalha
 // (escapadas: o nome do cenário e o do modelo vêm de arquivos).
 std::string describe(const Session& session);
+
+// O código de saída do programa, no fim: `code` (o do último turno), ou 1 se
+// a resposta não chegou ao stdout (answer_lost) ou se o trace pedido ficou
+// incompleto (trace_failed) num código 0. Antes, conta em err, com o nome do
+// programa, as falhas que o mock embutido registrou e a resposta perdida.
+int closing_code(std::ostream& err, std::string_view program, const Session& session,
+                 bool answer_lost, bool trace_failed, int code);
 
 }  // namespace hz::stage
