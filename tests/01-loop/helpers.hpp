@@ -27,10 +27,14 @@
 
 namespace hz {
 
-// Numa falha, o desfecho aparece pelo rótulo ("max_turns"), não como {?}.
+// Numa falha, o desfecho aparece pelo rótulo ("max_turns"), não como {?}
+// dentro de outro valor (operator<<) nem como número solto num CHECK
+// (toString: veja hz/testing/printing.hpp).
 inline std::ostream& operator<<(std::ostream& out, Outcome outcome) {
   return out << to_string(outcome);
 }
+
+inline doctest::String toString(Outcome outcome) { return testing::printed(outcome); }
 
 }  // namespace hz
 

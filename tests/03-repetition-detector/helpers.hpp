@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -23,6 +24,11 @@ inline std::ostream& operator<<(std::ostream& out, Repetition kind) {
 inline std::ostream& operator<<(std::ostream& out, Action action) {
   return out << to_string(action);
 }
+
+// Soltos num CHECK, também pelo nome, e não pela posição no enum
+// ("CHECK( repeat == progress )"; veja hz/testing/printing.hpp).
+inline doctest::String toString(Repetition kind) { return testing::printed(kind); }
+inline doctest::String toString(Action action) { return testing::printed(action); }
 
 inline std::ostream& operator<<(std::ostream& out, const Verdict& verdict) {
   out << "Verdict{kind=" << verdict.kind << ", count=" << verdict.count
@@ -47,6 +53,15 @@ inline std::ostream& operator<<(std::ostream& out, const Observation& seen) {
 }  // namespace hz
 
 namespace hz::testing {
+
+// Um hash de 64 bits como o teste o escreve, com os 16 dígitos:
+// "0x0a1c3cbeab188935". Comparadas assim, as chaves aparecem numa falha em
+// hexadecimal dos dois lados, e não em decimal.
+inline std::string hex(std::uint64_t value) {
+  char text[19];
+  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
 
 // Uma observação sintética: a chamada é a letra (A, B, ...) e o resultado, um
 // número. Para os testes que não dependem de call_key.

@@ -71,6 +71,10 @@ std::ostream& operator<<(std::ostream& out, ModelError::Kind kind) {
   return out << "?";
 }
 
+doctest::String toString(Role role) { return testing::printed(role); }
+
+doctest::String toString(ModelError::Kind kind) { return testing::printed(kind); }
+
 }  // namespace hz
 
 namespace hz::testing {

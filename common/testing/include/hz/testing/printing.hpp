@@ -9,11 +9,13 @@
 #include <doctest/doctest.h>
 
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hz/chat_client.hpp"
+#include "hz/result.hpp"
 #include "hz/wire.hpp"
 
 namespace hz {
@@ -29,12 +31,37 @@ std::ostream& operator<<(std::ostream& out, const SseEvent& event);
 std::ostream& operator<<(std::ostream& out, const std::vector<SseEvent>& events);
 std::ostream& operator<<(std::ostream& out, ModelError::Kind kind);
 
+// Um enum solto num CHECK o doctest imprime pela posição ("CHECK( 2 == 3 )"):
+// o toString dele para enums converte para o número antes de procurar
+// operator<< ou StringMaker. Um toString no namespace do tipo ganha dessa
+// conversão (o doctest o acha pelo namespace, como os operator<<), e a falha
+// mostra o nome: "CHECK( http == malformed )". Os enums das etapas seguem o
+// mesmo caminho nos helpers.hpp de tests/NN/.
+doctest::String toString(Role role);
+doctest::String toString(ModelError::Kind kind);
+
 }  // namespace hz
 
 namespace hz::testing {
 
 // "texto" com \n, \t, \" e controles escapados.
 std::string quoted(std::string_view text);
+
+// Por que uma Result veio sem valor, para o REQUIRE que a confere mostrar a
+// mensagem de erro (e não só "REQUIRE( false )"):
+//   REQUIRE_MESSAGE(state.ok(), refusal(state));
+template <class T, class E>
+std::string refusal(const Result<T, E>& result) {
+  return result.ok() ? std::string("veio um valor") : "recusou: " + result.error().message;
+}
+
+// O que operator<< escreve de value, como o doctest quer (para os toString).
+template <class T>
+doctest::String printed(const T& value) {
+  std::ostringstream out;
+  out << value;
+  return doctest::String(out.str().c_str());
+}
 
 // Onde dois históricos começam a diferir, para um INFO/CHECK_MESSAGE:
 // "a mensagem [3] difere: ... em vez de ...", ou "iguais".
