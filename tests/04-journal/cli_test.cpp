@@ -141,7 +141,7 @@ TEST_CASE("sem queda, o journal conta a conversa inteira, passo por passo, na or
   CHECK(run.exit_code == 0);
   CHECK(run.out == kAnswer);
   auto read = hz::read_journal(w.journal);
-  REQUIRE(read.ok());
+  REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   std::vector<std::string> types;
   for (const hz::Record& record : read->records) types.push_back(record.rec["type"]);
   CHECK(types == std::vector<std::string>{"start", "user", "reply", "intent", "result", "intent",
@@ -318,7 +318,7 @@ TEST_CASE("um segundo harness no mesmo journal é recusado enquanto o primeiro o
   World w;
   REQUIRE(start(w, "after_intent:1").exit_code == 137);
   auto holder = hz::Journal::resume(w.journal);  // este processo segura a trava
-  REQUIRE(holder.ok());
+  REQUIRE_MESSAGE(holder.ok(), hz::testing::refusal(holder));
   const std::string before = w.bytes();
   const ProcessResult second = resume(w);
   CHECK(second.exit_code == 2);

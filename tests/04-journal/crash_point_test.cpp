@@ -22,13 +22,13 @@ TEST_CASE("parse_crash_at lê fronteira:n das cinco fronteiras") {
   for (const char* name :
        {"after_reply", "before_intent", "after_intent", "after_effect", "after_result"}) {
     const auto parsed = hz::parse_crash_at(std::string(name) + ":3");
-    REQUIRE(parsed.ok());
+    REQUIRE_MESSAGE(parsed.ok(), hz::testing::refusal(parsed));
     REQUIRE(parsed->has_value());
     CHECK(hz::to_string((*parsed)->boundary) == name);
     CHECK((*parsed)->occurrence == 3);
   }
   const auto none = hz::parse_crash_at("");
-  REQUIRE(none.ok());
+  REQUIRE_MESSAGE(none.ok(), hz::testing::refusal(none));
   CHECK_FALSE(none->has_value());
 }
 

@@ -210,9 +210,9 @@ Reference reference(const Script& script) {
   World w;
   fresh_run(w.journal, w.workspace(), script, CrashPoints());
   auto read = hz::read_journal(w.journal);
-  REQUIRE(read.ok());
+  REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   auto state = hz::rebuild_state(read->records);
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
   return {state->history, w.file("notas.txt"), w.file("a.txt")};
 }
 
@@ -242,10 +242,10 @@ TEST_CASE("morto em cada fronteira, a retomada chega ao mesmo fim, com o append 
     CHECK(w.file("a.txt") == "int x = 2;\n");
     // O journal da retomada, lido de novo, conta a mesma conversa.
     auto read = hz::read_journal(w.journal);
-    REQUIRE(read.ok());
+    REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
     CHECK(read->warning.empty());
     auto state = hz::rebuild_state(read->records);
-    REQUIRE(state.ok());
+    REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
     CHECK(state->history == ref.history);
     CHECK(state->next == hz::NextStep::wait_user);
     CHECK(state->spent == 2 * kStepCost);

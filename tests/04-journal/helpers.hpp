@@ -1,5 +1,6 @@
-// Ajudantes dos testes do journal: linhas numeradas, registros montados sem
-// passar pela leitura e uma conversa de exemplo.
+// Ajudantes dos testes do journal: como os tipos da retomada aparecem numa
+// falha, linhas numeradas, registros montados sem passar pela leitura e uma
+// conversa de exemplo.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -7,14 +8,86 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "hz/testing/printing.hpp"
 #include "hz/tools.hpp"
 #include "hz/wire.hpp"
 #include "journal_record.hpp"
+#include "resume.hpp"
+
+namespace hz {
+
+// Os enums pelo nome, e não pela posição, soltos num CHECK (toString) e
+// dentro de outro valor (operator<<); veja hz/testing/printing.hpp.
+inline std::ostream& operator<<(std::ostream& out, NextStep step) { return out << to_string(step); }
+inline doctest::String toString(NextStep step) { return testing::printed(step); }
+
+inline std::ostream& operator<<(std::ostream& out, LineError::Kind kind) {
+  switch (kind) {
+    case LineError::Kind::not_json:
+      return out << "not_json";
+    case LineError::Kind::bad_shape:
+      return out << "bad_shape";
+    case LineError::Kind::bad_crc:
+      return out << "bad_crc";
+    case LineError::Kind::bad_seq:
+      return out << "bad_seq";
+    case LineError::Kind::bad_type:
+      return out << "bad_type";
+    case LineError::Kind::bad_field:
+      return out << "bad_field";
+  }
+  return out << "?";
+}
+inline doctest::String toString(LineError::Kind kind) { return testing::printed(kind); }
+
+// "append_file(id=\"c1\", arguments=\"...\") check {size_before=0, content_bytes=6,
+// content_crc=77884ff9}"
+inline std::ostream& operator<<(std::ostream& out, const Intent& intent) {
+  out << intent.call << " " << to_string(intent.idempotency);
+  if (intent.append_key) {
+    char crc[9];
+    std::snprintf(crc, sizeof crc, "%08x", static_cast<unsigned>(intent.append_key->content_crc));
+    out << " {size_before=" << intent.append_key->size_before
+        << ", content_bytes=" << intent.append_key->content_bytes << ", content_crc=" << crc << "}";
+  }
+  return out;
+}
+
+inline std::ostream& operator<<(std::ostream& out, const UnfinishedCall& unfinished) {
+  out << unfinished.call;
+  if (unfinished.intent) return out << " com a intenção " << *unfinished.intent;
+  return out << " sem intenção";
+}
+
+inline std::ostream& operator<<(std::ostream& out, const TurnToolResult& result) {
+  return out << result.call << (result.ok ? " ok " : " falhou ") << testing::quoted(result.content);
+}
+
+// Uma por linha, numeradas, como os históricos: "{2 chamadas\n  [0] ...\n}".
+template <class T>
+std::ostream& print_numbered(std::ostream& out, const std::vector<T>& items, const char* one,
+                             const char* many) {
+  out << "{" << items.size() << " " << (items.size() == 1 ? one : many);
+  for (std::size_t i = 0; i < items.size(); ++i) out << "\n  [" << i << "] " << items[i];
+  return out << "\n}";
+}
+
+inline std::ostream& operator<<(std::ostream& out, const std::vector<UnfinishedCall>& calls) {
+  return print_numbered(out, calls, "chamada sem resultado", "chamadas sem resultado");
+}
+
+inline std::ostream& operator<<(std::ostream& out, const std::vector<TurnToolResult>& results) {
+  return print_numbered(out, results, "resultado", "resultados");
+}
+
+}  // namespace hz
 
 namespace journal_test {
 

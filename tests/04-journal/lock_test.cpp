@@ -32,7 +32,7 @@ TEST_CASE("um segundo Journal no mesmo arquivo é recusado enquanto o primeiro e
   const auto path = dir / "conversa.jsonl";
   {
     auto first = hz::Journal::create(path);
-    REQUIRE(first.ok());
+    REQUIRE_MESSAGE(first.ok(), hz::testing::refusal(first));
     const auto second = hz::Journal::create(path);
     REQUIRE_FALSE(second.ok());
     CHECK(second.error().message == in_use(path));

@@ -95,7 +95,7 @@ struct Done {
 Done uninterrupted(std::string_view scenario, const std::filesystem::path& path) {
   Rig rig(scenario);
   auto journal = hz::Journal::create(path);
-  REQUIRE(journal.ok());
+  REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   rig.config.journal = &*journal;
   REQUIRE(journal->append(hz::start_record(settings())).ok());
   REQUIRE(journal->append(hz::user_record("corrija o teste")).ok());
@@ -130,7 +130,7 @@ TEST_CASE(
   const Done done = uninterrupted(kTwoSteps, dir / "j.jsonl");
   CHECK(done.result.outcome == Outcome::success);
   auto read = hz::read_journal(dir / "j.jsonl");
-  REQUIRE(read.ok());
+  REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   std::vector<std::string> types;
   for (const hz::Record& record : read->records) types.push_back(record.rec["type"]);
   CHECK(types == std::vector<std::string>{"start", "user", "reply", "intent", "result", "intent",
@@ -143,7 +143,7 @@ TEST_CASE(
                                      {"model_calls", 2},
                                      {"cost_micros", 315}});
   auto state = hz::rebuild_state(read->records);
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
   CHECK(state->history == done.history);
   CHECK(state->spent == 315);
 }
@@ -154,13 +154,13 @@ TEST_CASE("a nota do detector vira um registro note, e o histórico reconstruíd
   CHECK(done.result.outcome == Outcome::repetition);
   CHECK(done.result.model_calls == 4);
   auto read = hz::read_journal(dir / "j.jsonl");
-  REQUIRE(read.ok());
+  REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   int notes = 0;
   for (const hz::Record& record : read->records) notes += record.type == hz::RecordType::note;
   CHECK(notes == 1);
   CHECK(read->records.back().rec["outcome"] == "repetition");
   auto state = hz::rebuild_state(read->records);
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
   CHECK(state->history == done.history);
 }
 
@@ -177,7 +177,7 @@ TEST_CASE("o aviso no resultado que não é o último do passo: o registro note 
   CHECK(done.history[9].content.find("[aviso do harness]") != std::string::npos);
   CHECK(done.history[10].content == "página a partir de 18");
   auto read = hz::read_journal(dir / "j.jsonl");
-  REQUIRE(read.ok());
+  REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   std::vector<json> notes;
   for (const hz::Record& record : read->records) {
     if (record.type == hz::RecordType::note) notes.push_back(record.rec);
@@ -185,7 +185,7 @@ TEST_CASE("o aviso no resultado que não é o último do passo: o registro note 
   REQUIRE(notes.size() == 1);
   CHECK(notes[0]["call_id"] == test_id);
   auto state = hz::rebuild_state(read->records);
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
   CHECK(state->history == done.history);
 }
 
@@ -202,9 +202,9 @@ TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem que
       for (std::size_t i = 0; i < keep; ++i) bytes += lines[i];
       dir.write(path.filename().string(), bytes);
       auto resumed = hz::Journal::resume(path);
-      REQUIRE(resumed.ok());
+      REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
       auto state = hz::rebuild_state(resumed->records);
-      REQUIRE(state.ok());
+      REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
       Rig rig(scenario);
       hz::Budget budget;
       budget.charge(state->spent);
@@ -230,9 +230,9 @@ TEST_CASE(
   const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));
   dir.write("p.jsonl", lines[0] + lines[1] + lines[2] + lines[3]);  // até a 1ª intenção
   auto resumed = hz::Journal::resume(dir / "p.jsonl");
-  REQUIRE(resumed.ok());
+  REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
   auto state = hz::rebuild_state(resumed->records);
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
   Rig rig(kTwoSteps);
   rig.config.journal = &resumed->journal;
   std::vector<Message> history;

@@ -16,6 +16,7 @@ using hz::Idempotency;
 using hz::Message;
 using hz::NextStep;
 using hz::ToolOutput;
+using hz::testing::refusal;
 using journal_test::call;
 using journal_test::json;
 
@@ -45,12 +46,13 @@ std::vector<json> one_turn() {
           hz::turn_end_record("success", 2, 520)};                    // 9
 }
 
-hz::ResumeState rebuild(std::size_t count) {
+// O estado dos primeiros count registros de one_turn(). Quem chama confere
+// com REQUIRE_MESSAGE(state.ok(), refusal(state)), para a falha apontar a
+// linha do caso e mostrar por que a reconstrução recusou.
+hz::Result<hz::ResumeState> rebuild(std::size_t count) {
   std::vector<json> recs = one_turn();
   recs.resize(count);
-  auto state = hz::rebuild_state(journal_test::records(recs));
-  REQUIRE(state.ok());
-  return std::move(state).value();
+  return hz::rebuild_state(journal_test::records(recs));
 }
 
 std::vector<Message> start() {
@@ -62,63 +64,70 @@ std::vector<Message> start() {
 TEST_SUITE_BEGIN("04-journal/rebuild");
 
 TEST_CASE("morto logo depois da resposta: as duas chamadas nem começaram") {
-  const hz::ResumeState state = rebuild(3);
+  const auto state = rebuild(3);
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
   std::vector<Message> expected = start();
   expected.push_back(kAsk);
-  CHECK(state.history == expected);
-  CHECK(state.next == NextStep::run_tools);
-  CHECK(state.unfinished == std::vector<hz::UnfinishedCall>{{kAppend, {}}, {kRead, {}}});
-  CHECK(state.model_calls == 1);
-  CHECK(state.turn_cost == 300);
-  CHECK(state.spent == 300);
-  CHECK(state.turn_open);
-  CHECK(state.last_seq == 3);
-  CHECK(state.settings == journal_test::settings());
+  CHECK(state->history == expected);
+  CHECK(state->next == NextStep::run_tools);
+  CHECK(state->unfinished == std::vector<hz::UnfinishedCall>{{kAppend, {}}, {kRead, {}}});
+  CHECK(state->model_calls == 1);
+  CHECK(state->turn_cost == 300);
+  CHECK(state->spent == 300);
+  CHECK(state->turn_open);
+  CHECK(state->last_seq == 3);
+  CHECK(state->settings == journal_test::settings());
 }
 
 TEST_CASE("morto depois da intenção (antes ou depois do efeito): a chamada fica com a intenção") {
-  const hz::ResumeState state = rebuild(4);
-  CHECK(state.next == NextStep::run_tools);
-  CHECK(state.unfinished == std::vector<hz::UnfinishedCall>{{kAppend, kAppendIntent}, {kRead, {}}});
-  CHECK(state.turn_results.empty());
+  const auto state = rebuild(4);
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
+  CHECK(state->next == NextStep::run_tools);
+  CHECK(state->unfinished ==
+        std::vector<hz::UnfinishedCall>{{kAppend, kAppendIntent}, {kRead, {}}});
+  CHECK(state->turn_results.empty());
 }
 
 TEST_CASE("morto depois do resultado: ele está no histórico e na janela do turno") {
-  const hz::ResumeState state = rebuild(5);
+  const auto state = rebuild(5);
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
   std::vector<Message> expected = start();
   expected.push_back(kAsk);
   expected.push_back(Message::tool("c1", kAppended));
-  CHECK(state.history == expected);
-  CHECK(state.unfinished == std::vector<hz::UnfinishedCall>{{kRead, {}}});
-  CHECK(state.turn_results == std::vector<hz::TurnToolResult>{{kAppend, true, kAppended}});
-  CHECK(state.next == NextStep::run_tools);
+  CHECK(state->history == expected);
+  CHECK(state->unfinished == std::vector<hz::UnfinishedCall>{{kRead, {}}});
+  CHECK(state->turn_results == std::vector<hz::TurnToolResult>{{kAppend, true, kAppended}});
+  CHECK(state->next == NextStep::run_tools);
 }
 
 TEST_CASE("morto com todas as chamadas respondidas: a retomada chama o modelo") {
-  const hz::ResumeState state = rebuild(7);
-  CHECK(state.next == NextStep::call_model);
-  CHECK(state.unfinished.empty());
-  CHECK(state.turn_results ==
+  const auto state = rebuild(7);
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
+  CHECK(state->next == NextStep::call_model);
+  CHECK(state->unfinished.empty());
+  CHECK(state->turn_results ==
         std::vector<hz::TurnToolResult>{{kAppend, true, kAppended}, {kRead, true, "linha\n"}});
-  CHECK(state.model_calls == 1);
+  CHECK(state->model_calls == 1);
 }
 
 TEST_CASE("morto depois da resposta final: o turno acabou, só falta o turn_end") {
-  const hz::ResumeState state = rebuild(8);
-  CHECK(state.next == NextStep::finish_turn);
-  CHECK(state.model_calls == 2);
-  CHECK(state.spent == 500);
-  CHECK(state.history.back() == kDone);
+  const auto state = rebuild(8);
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
+  CHECK(state->next == NextStep::finish_turn);
+  CHECK(state->model_calls == 2);
+  CHECK(state->spent == 500);
+  CHECK(state->history.back() == kDone);
 }
 
 TEST_CASE("turno terminado: espera o usuário, e o gasto é o do turn_end") {
-  const hz::ResumeState state = rebuild(9);
-  CHECK(state.next == NextStep::wait_user);
-  CHECK_FALSE(state.turn_open);
-  CHECK(state.turns_ended == 1);
-  CHECK(state.spent == 520);
-  CHECK(state.history.size() == 6);
-  CHECK(state.turn_results.empty());
+  const auto state = rebuild(9);
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
+  CHECK(state->next == NextStep::wait_user);
+  CHECK_FALSE(state->turn_open);
+  CHECK(state->turns_ended == 1);
+  CHECK(state->spent == 520);
+  CHECK(state->history.size() == 6);
+  CHECK(state->turn_results.empty());
 }
 
 TEST_CASE("o dinheiro dos turnos fechados soma com o dos reply do turno aberto") {
@@ -127,7 +136,7 @@ TEST_CASE("o dinheiro dos turnos fechados soma com o dos reply do turno aberto")
   recs.push_back(hz::reply_record(kDone, journal_test::usage(1, 1), 70));
   recs.push_back(hz::note_record("Atenção: restam US$ 0,01."));
   auto state = hz::rebuild_state(journal_test::records(recs));
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
   CHECK(state->spent == 590);
   CHECK(state->turn_cost == 70);
   CHECK(state->model_calls == 1);
@@ -142,7 +151,7 @@ TEST_CASE("uma nota com call_id vai no resultado daquela chamada, não no últim
   recs.resize(7);  // até o resultado de c2, o último do passo
   recs.push_back(hz::note_record("[aviso do harness] pare.", "c1"));
   auto state = hz::rebuild_state(journal_test::records(recs));
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
   REQUIRE(state->history.size() == 5);
   CHECK(state->history[3] == Message::tool("c1", kAppended + "\n\n[aviso do harness] pare."));
   CHECK(state->history[4] == Message::tool("c2", "linha\n"));
@@ -151,16 +160,21 @@ TEST_CASE("uma nota com call_id vai no resultado daquela chamada, não no últim
 
 TEST_CASE("um journal só com o start espera o primeiro usuário") {
   auto state = hz::rebuild_state(journal_test::records({hz::start_record({{"model", "m"}})}));
-  REQUIRE(state.ok());
+  REQUIRE_MESSAGE(state.ok(), refusal(state));
   CHECK(state->next == NextStep::wait_user);
   CHECK(state->history.empty());  // sem system_prompt nas configurações
   CHECK(state->last_seq == 1);
 }
 
 TEST_CASE("sequências sem sentido são recusadas citando o seq") {
-  const auto refused = [](std::vector<json> recs) {
-    auto state = hz::rebuild_state(journal_test::records(recs));
-    REQUIRE_FALSE(state.ok());
+  // A mensagem da recusa ou, se a reconstrução aceitou, o que ela montou:
+  // num CHECK, os dois lados aparecem.
+  const auto refused = [](const std::vector<json>& recs) {
+    const auto state = hz::rebuild_state(journal_test::records(recs));
+    if (state.ok()) {
+      return "aceitou: " + std::to_string(state->history.size()) +
+             " mensagens no histórico, próximo passo " + std::string(hz::to_string(state->next));
+    }
     return state.error().message;
   };
   const json start = hz::start_record(journal_test::settings());

@@ -30,28 +30,61 @@ struct Journaled {
   std::string bytes() const { return dir.read("conversa.jsonl"); }
 };
 
-// Resume, confere o aviso e que o próximo registro cai no lugar certo.
-void check_cut(const std::string& bytes, const std::string& warning) {
-  Journaled j(bytes);
-  auto resumed = hz::Journal::resume(j.path);
-  REQUIRE(resumed.ok());
-  CHECK(resumed->warning == "journal " + j.path.string() + ": " + warning);
-  CHECK(resumed->records.size() == 2);
-  CHECK(j.bytes() == kFirst + kSecond);
-  REQUIRE(resumed->journal.append(hz::note_record("uma nota")).ok());
-  CHECK(j.bytes() == kFirst + kSecond + kThird);
+// O texto sem o "journal <caminho>: " do começo, que os casos não repetem;
+// sem ele, o texto vem marcado, e o CHECK falha.
+std::string unnamed(const Journaled& j, const std::string& text) {
+  const std::string prefix = "journal " + j.path.string() + ": ";
+  if (text.rfind(prefix, 0) == 0) return text.substr(prefix.size());
+  return "(sem \"" + prefix + "\" no começo) " + text;
 }
 
-void check_refused(const std::string& bytes, const std::string& error) {
+// Retoma bytes (dois registros bons e um fim rasgado) e devolve o aviso do
+// corte; se o corte não deixou exatamente os dois registros, ou se o próximo
+// registro não caiu no lugar certo, o que deu errado vem depois do aviso. O
+// CHECK que compara com o aviso esperado mostra os dois lados na linha do caso:
+//   CHECK(cut(bytes) == "o último registro, na linha 3 ...");
+std::string cut(const std::string& bytes) {
+  Journaled j(bytes);
+  auto resumed = hz::Journal::resume(j.path);
+  if (!resumed.ok()) return "recusou: " + unnamed(j, resumed.error().message);
+  std::string out = unnamed(j, resumed->warning);
+  if (resumed->records.size() != 2) {
+    out += "\n  mas ficaram " + std::to_string(resumed->records.size()) + " registros, e não 2";
+  }
+  if (j.bytes() != kFirst + kSecond) {
+    out += "\n  mas o arquivo ficou com " + hz::testing::quoted(j.bytes());
+  }
+  const auto appended = resumed->journal.append(hz::note_record("uma nota"));
+  if (!appended.ok()) {
+    out += "\n  e o próximo registro foi recusado: " + appended.error().message;
+  } else if (j.bytes() != kFirst + kSecond + kThird) {
+    out +=
+        "\n  e, depois do próximo registro, o arquivo ficou com " + hz::testing::quoted(j.bytes());
+  }
+  return out;
+}
+
+// Lê bytes (com um estrago) e devolve a mensagem da recusa; se a leitura
+// aceitou, se a retomada disse outra coisa ou se o arquivo mudou, diz isso.
+//   CHECK(refusal(bytes) == "registro danificado na linha 2 ...");
+std::string refusal(const std::string& bytes) {
   Journaled j(bytes);
   const auto read = hz::read_journal(j.path);
-  REQUIRE_FALSE(read.ok());
-  CHECK(read.error().message == "journal " + j.path.string() + ": " + error);
-  CHECK(j.bytes() == bytes);  // nem um byte mexido
+  if (read.ok()) {
+    const std::string warning = read->warning.empty() ? "" : ", com o aviso: " + read->warning;
+    return "aceitou: " + std::to_string(read->records.size()) + " registros" + warning;
+  }
+  std::string out = unnamed(j, read.error().message);
+  if (j.bytes() != bytes)
+    out += "\n  mas a leitura mudou o arquivo: " + hz::testing::quoted(j.bytes());
   const auto resumed = hz::Journal::resume(j.path);
-  REQUIRE_FALSE(resumed.ok());
-  CHECK(resumed.error().message == read.error().message);
-  CHECK(j.bytes() == bytes);
+  if (resumed.ok()) {
+    out += "\n  mas a retomada aceitou";
+  } else if (resumed.error().message != read.error().message) {
+    out += "\n  mas a retomada disse: " + resumed.error().message;
+  }
+  if (j.bytes() != bytes) out += "\n  e o arquivo mudou: " + hz::testing::quoted(j.bytes());
+  return out;
 }
 
 std::string with_crc_mismatch(std::string text) {
@@ -65,77 +98,76 @@ std::string with_crc_mismatch(std::string text) {
 TEST_SUITE_BEGIN("04-journal/torn-tail");
 
 TEST_CASE("um registro pela metade no fim é cortado com aviso, e o próximo cai no lugar dele") {
-  check_cut(kFirst + kSecond + kThird.substr(0, 25),
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
-            "linha do fim): "
-            "25 bytes cortados; o journal agora termina no seq 2");
+  CHECK(cut(kFirst + kSecond + kThird.substr(0, 25)) ==
+        "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
+        "linha do fim): "
+        "25 bytes cortados; o journal agora termina no seq 2");
 }
 
 TEST_CASE("um último registro completo mas sem o \\n também é cortado") {
   // Quem gravou não chegou a ver o append voltar: o passo seguinte não começou.
   const std::string unterminated = kThird.substr(0, kThird.size() - 1);
-  check_cut(kFirst + kSecond + unterminated,
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
-            "linha do fim): " +
-                std::to_string(unterminated.size()) +
-                " bytes cortados; o journal agora termina no seq 2");
+  CHECK(cut(kFirst + kSecond + unterminated) ==
+        "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
+        "linha do fim): " +
+            std::to_string(unterminated.size()) +
+            " bytes cortados; o journal agora termina no seq 2");
 }
 
 TEST_CASE("bytes nulos no fim (o que o ext4 deixa de um append interrompido) são cortados") {
-  check_cut(kFirst + kSecond + std::string(64, '\0'),
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
-            "linha do fim): "
-            "64 bytes cortados; o journal agora termina no seq 2");
-  check_cut(kFirst + kSecond + std::string(64, '\0') + "\n",
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (bytes nulos no "
-            "lugar do registro, o que o sistema de arquivos deixa de uma escrita interrompida): "
-            "65 bytes cortados; o journal agora termina no seq 2");
+  CHECK(cut(kFirst + kSecond + std::string(64, '\0')) ==
+        "o último registro, na linha 3 (seq esperado 3), estava incompleto (sem a quebra de "
+        "linha do fim): "
+        "64 bytes cortados; o journal agora termina no seq 2");
+  CHECK(cut(kFirst + kSecond + std::string(64, '\0') + "\n") ==
+        "o último registro, na linha 3 (seq esperado 3), estava incompleto (bytes nulos no "
+        "lugar do registro, o que o sistema de arquivos deixa de uma escrita interrompida): "
+        "65 bytes cortados; o journal agora termina no seq 2");
 }
 
 TEST_CASE("uma última linha com \\n que não é JSON ou com o crc errado é cortada") {
-  check_cut(kFirst + kSecond + kThird.substr(0, 30) + "\n",
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (não é JSON "
-            "válido): 31 bytes cortados; o journal agora termina no seq 2");
+  CHECK(cut(kFirst + kSecond + kThird.substr(0, 30) + "\n") ==
+        "o último registro, na linha 3 (seq esperado 3), estava incompleto (não é JSON "
+        "válido): 31 bytes cortados; o journal agora termina no seq 2");
   const std::string bad_crc = with_crc_mismatch(line(hz::user_record("oi"), 3));
   const auto computed = hz::crc32c_hex(hz::crc32c(R"({"seq":3,"text":"oI","type":"user"})"));
-  check_cut(kFirst + kSecond + bad_crc,
-            "o último registro, na linha 3 (seq esperado 3), estava incompleto (crc não confere: "
-            "gravado " +
-                bad_crc.substr(8, 8) + ", calculado " + computed +
-                "): " + std::to_string(bad_crc.size()) +
-                " bytes cortados; o journal agora termina no seq 2");
+  CHECK(cut(kFirst + kSecond + bad_crc) ==
+        "o último registro, na linha 3 (seq esperado 3), estava incompleto (crc não confere: "
+        "gravado " +
+            bad_crc.substr(8, 8) + ", calculado " + computed + "): " +
+            std::to_string(bad_crc.size()) + " bytes cortados; o journal agora termina no seq 2");
 }
 
 TEST_CASE("bytes nulos no meio param a leitura com a linha e o seq, sem tocar no arquivo") {
-  check_refused(kFirst + std::string(80, '\0') + "\n" + kThird,
-                "registro danificado na linha 2 (seq esperado 2): bytes nulos no lugar do "
-                "registro, o que o sistema de arquivos deixa de uma escrita interrompida; há "
-                "registros depois dele, então não é o fim de uma escrita interrompida. O arquivo "
-                "não foi alterado");
+  CHECK(refusal(kFirst + std::string(80, '\0') + "\n" + kThird) ==
+        "registro danificado na linha 2 (seq esperado 2): bytes nulos no lugar do "
+        "registro, o que o sistema de arquivos deixa de uma escrita interrompida; há "
+        "registros depois dele, então não é o fim de uma escrita interrompida. O arquivo "
+        "não foi alterado");
 }
 
 TEST_CASE("um crc que não confere num JSON válido no meio para a leitura") {
   const std::string bad = with_crc_mismatch(kSecond);
   const auto computed = hz::crc32c_hex(hz::crc32c(R"({"seq":2,"text":"oI","type":"user"})"));
-  check_refused(kFirst + bad + kThird,
-                "registro danificado na linha 2 (seq esperado 2): crc não confere: gravado " +
-                    bad.substr(8, 8) + ", calculado " + computed +
-                    "; há registros depois dele, então não é o fim de uma escrita interrompida. "
-                    "O arquivo não foi alterado");
+  CHECK(refusal(kFirst + bad + kThird) ==
+        "registro danificado na linha 2 (seq esperado 2): crc não confere: gravado " +
+            bad.substr(8, 8) + ", calculado " + computed +
+            "; há registros depois dele, então não é o fim de uma escrita interrompida. "
+            "O arquivo não foi alterado");
 }
 
 TEST_CASE("um registro rasgado seguido de outro (os dois grudados na mesma linha) é estrago") {
   // A armadilha do append sem corte: o próximo registro grudou no pedaço.
-  check_refused(kFirst + kSecond.substr(0, 20) + kThird + line(hz::note_record("x"), 4),
-                "registro danificado na linha 2 (seq esperado 2): não é JSON válido; há "
-                "registros depois dele, então não é o fim de uma escrita interrompida. O arquivo "
-                "não foi alterado");
+  CHECK(refusal(kFirst + kSecond.substr(0, 20) + kThird + line(hz::note_record("x"), 4)) ==
+        "registro danificado na linha 2 (seq esperado 2): não é JSON válido; há "
+        "registros depois dele, então não é o fim de uma escrita interrompida. O arquivo "
+        "não foi alterado");
 }
 
 TEST_CASE("um seq pulado para a leitura, mesmo no último registro") {
-  check_refused(kFirst + kThird,
-                "registro danificado na linha 2 (seq esperado 2): seq 3 fora de ordem: esperava "
-                "2. O arquivo não foi alterado");
+  CHECK(refusal(kFirst + kThird) ==
+        "registro danificado na linha 2 (seq esperado 2): seq 3 fora de ordem: esperava "
+        "2. O arquivo não foi alterado");
 }
 
 TEST_CASE("journal vazio, inexistente ou só com um registro rasgado: nada para retomar") {
@@ -164,12 +196,12 @@ TEST_CASE("journal vazio, inexistente ou só com um registro rasgado: nada para 
 
 TEST_CASE("scan_journal diz até onde vão os registros bons") {
   const auto whole = hz::scan_journal(kFirst + kSecond);
-  REQUIRE(whole.ok());
+  REQUIRE_MESSAGE(whole.ok(), hz::testing::refusal(whole));
   CHECK(whole->records.size() == 2);
   CHECK(whole->good_bytes == kFirst.size() + kSecond.size());
   CHECK(whole->torn.empty());
   const auto torn = hz::scan_journal(kFirst + "{\"crc\"");
-  REQUIRE(torn.ok());
+  REQUIRE_MESSAGE(torn.ok(), hz::testing::refusal(torn));
   CHECK(torn->records.size() == 1);
   CHECK(torn->good_bytes == kFirst.size());
   CHECK(torn->torn ==
@@ -190,7 +222,7 @@ TEST_CASE("todo prefixo de um journal (o que uma queda pode deixar) é lido sem 
     }
     CAPTURE(cut);
     const auto scan = hz::scan_journal(std::string_view(whole).substr(0, cut));
-    REQUIRE(scan.ok());
+    REQUIRE_MESSAGE(scan.ok(), hz::testing::refusal(scan));
     CHECK(scan->records.size() == complete);
     CHECK(scan->good_bytes == boundary);
     CHECK(scan->torn.empty() == (cut == boundary));
