@@ -96,6 +96,13 @@ TEST_CASE("canonical_json só escapa aspas, barra invertida e controles") {
         quoted("[\"\\\"\",\"\\\\\",\"\\b\\f\\n\\r\\t\",\"\\u0001\\u001f\",\"\x7f\"]"));
 }
 
+TEST_CASE("canonical_json escapa as chaves do objeto como escapa os textos") {
+  // Uma chave é um texto JSON: aspas, barra invertida e controles escapados,
+  // senão a saída nem é JSON e duas chaves diferentes podem dar o mesmo texto.
+  CHECK(canonical(R"({"a\"b\\c\u0001\n":1})") == quoted(R"({"a\"b\\c\u0001\n":1})"));
+  CHECK(canonical(R"({"k":{"\"":[{"\t":null}]}})") == quoted(R"({"k":{"\"":[{"\t":null}]}})"));
+}
+
 TEST_CASE("canonical_json escreve true, false e null como são") {
   CHECK(canonical(R"({"t":true,"f":false,"n":null})") ==
         quoted(R"({"f":false,"n":null,"t":true})"));

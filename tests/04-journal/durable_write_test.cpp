@@ -26,11 +26,11 @@ TEST_SUITE_BEGIN("04-journal/durable-write");
 TEST_CASE("append grava a linha exata, numera a partir de 1 e sincroniza cada registro") {
   TempDir dir;
   auto journal = hz::Journal::create(dir / "conversa.jsonl");
-  REQUIRE(journal.ok());
+  REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   const auto first = journal->append(hz::user_record("oi"));
   const auto second = journal->append(hz::note_record("nota"));
-  REQUIRE(first.ok());
-  REQUIRE(second.ok());
+  REQUIRE_MESSAGE(first.ok(), hz::testing::refusal(first));
+  REQUIRE_MESSAGE(second.ok(), hz::testing::refusal(second));
   CHECK(*first == 1);
   CHECK(*second == 2);
   const std::string expected = line(hz::user_record("oi"), 1) + line(hz::note_record("nota"), 2);
@@ -44,9 +44,9 @@ TEST_CASE("append continua a numeração de um journal retomado") {
   TempDir dir;
   dir.write("conversa.jsonl", line(hz::user_record("a"), 1) + line(hz::user_record("b"), 2));
   auto resumed = hz::Journal::resume(dir / "conversa.jsonl");
-  REQUIRE(resumed.ok());
+  REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
   const auto seq = resumed->journal.append(hz::user_record("c"));
-  REQUIRE(seq.ok());
+  REQUIRE_MESSAGE(seq.ok(), hz::testing::refusal(seq));
   CHECK(*seq == 3);
   CHECK(dir.read("conversa.jsonl") == line(hz::user_record("a"), 1) +
                                           line(hz::user_record("b"), 2) +
@@ -58,7 +58,7 @@ TEST_CASE("uma escrita que falha no meio vira erro, some do arquivo e trava o jo
   TempDir dir;
   const auto path = dir / "conversa.jsonl";
   auto journal = hz::Journal::create(path);
-  REQUIRE(journal.ok());
+  REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   REQUIRE(journal->append(hz::user_record("primeiro")).ok());
   const std::string kept = dir.read("conversa.jsonl");
   int pipe_fds[2];
@@ -85,6 +85,48 @@ TEST_CASE("uma escrita que falha no meio vira erro, some do arquivo e trava o jo
   REQUIRE(waitpid(child, &status, 0) == child);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+  const std::string error =
+      "journal " + path.string() + ": a escrita do registro seq 2 falhou: File too large";
+  CHECK(told == error + "\n" + error + "\n1\n");
+  CHECK(dir.read("conversa.jsonl") == kept);
+}
+
+TEST_CASE("depois de uma escrita que falhou, o journal recusa até o registro que caberia") {
+  TempDir dir;
+  const auto path = dir / "conversa.jsonl";
+  auto journal = hz::Journal::create(path);
+  REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
+  REQUIRE(journal->append(hz::user_record("primeiro")).ok());
+  const std::string kept = dir.read("conversa.jsonl");
+  int pipe_fds[2];
+  REQUIRE(pipe(pipe_fds) == 0);
+  const pid_t child = fork_child([&] {
+    // No filho: o limite de tamanho só vale para a escrita que falha; depois
+    // ele volta ao que era, e o registro seguinte caberia no arquivo.
+    close(pipe_fds[0]);
+    signal(SIGXFSZ, SIG_IGN);
+    rlimit original{};
+    getrlimit(RLIMIT_FSIZE, &original);
+    const rlimit cap{static_cast<rlim_t>(kept.size() + 10), original.rlim_max};
+    setrlimit(RLIMIT_FSIZE, &cap);
+    const auto failed = journal->append(hz::user_record("segundo, que não cabe"));
+    setrlimit(RLIMIT_FSIZE, &original);
+    tell(pipe_fds[1], failed.ok() ? "gravou" : failed.error().message);
+    const auto refused = journal->append(hz::user_record("x"));
+    tell(pipe_fds[1],
+         refused.ok() ? "gravou o seq " + std::to_string(*refused) : refused.error().message);
+    tell(pipe_fds[1], std::to_string(journal->last_seq()));
+  });
+  REQUIRE(child > 0);
+  close(pipe_fds[1]);
+  const std::string told = read_until_closed(pipe_fds[0]);
+  close(pipe_fds[0]);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  // A mesma mensagem duas vezes: a segunda é o journal travado repetindo a
+  // falha, e não uma escrita nova (que, com o limite de volta, teria dado certo).
   const std::string error =
       "journal " + path.string() + ": a escrita do registro seq 2 falhou: File too large";
   CHECK(told == error + "\n" + error + "\n1\n");
