@@ -47,23 +47,33 @@ inline std::ostream& operator<<(std::ostream& out, LineError::Kind kind) {
 }
 inline doctest::String toString(LineError::Kind kind) { return testing::printed(kind); }
 
-// "append_file(id=\"c1\", arguments=\"...\") check {size_before=0, content_bytes=6,
-// content_crc=77884ff9}"
-inline std::ostream& operator<<(std::ostream& out, const Intent& intent) {
-  out << intent.call << " " << to_string(intent.idempotency);
-  if (intent.append_key) {
-    char crc[9];
-    std::snprintf(crc, sizeof crc, "%08x", static_cast<unsigned>(intent.append_key->content_crc));
-    out << " {size_before=" << intent.append_key->size_before
-        << ", content_bytes=" << intent.append_key->content_bytes << ", content_crc=" << crc << "}";
-  }
-  return out;
+// A idempotência e, no append_file, a chave: "check {size_before=0,
+// content_bytes=6, content_crc=77884ff9}".
+inline std::ostream& print_guard(std::ostream& out, const Intent& intent) {
+  out << to_string(intent.idempotency);
+  if (!intent.append_key) return out;
+  char crc[9];
+  std::snprintf(crc, sizeof crc, "%08x", static_cast<unsigned>(intent.append_key->content_crc));
+  return out << " {size_before=" << intent.append_key->size_before
+             << ", content_bytes=" << intent.append_key->content_bytes << ", content_crc=" << crc
+             << "}";
 }
 
+inline std::ostream& operator<<(std::ostream& out, const Intent& intent) {
+  out << intent.call << " ";
+  return print_guard(out, intent);
+}
+
+// "read_file(id=\"c2\", ...) sem intenção", "append_file(...) com intenção check {...}".
 inline std::ostream& operator<<(std::ostream& out, const UnfinishedCall& unfinished) {
   out << unfinished.call;
-  if (unfinished.intent) return out << " com a intenção " << *unfinished.intent;
-  return out << " sem intenção";
+  if (!unfinished.intent) return out << " sem intenção";
+  out << " com intenção ";
+  print_guard(out, *unfinished.intent);
+  if (!(unfinished.intent->call == unfinished.call)) {
+    out << " de outra chamada: " << unfinished.intent->call;
+  }
+  return out;
 }
 
 inline std::ostream& operator<<(std::ostream& out, const TurnToolResult& result) {

@@ -172,8 +172,9 @@ TEST_CASE("sequências sem sentido são recusadas citando o seq") {
   const auto refused = [](const std::vector<json>& recs) {
     const auto state = hz::rebuild_state(journal_test::records(recs));
     if (state.ok()) {
-      return "aceitou: " + std::to_string(state->history.size()) +
-             " mensagens no histórico, próximo passo " + std::string(hz::to_string(state->next));
+      const std::size_t count = state->history.size();
+      return "aceitou: " + std::to_string(count) + (count == 1 ? " mensagem" : " mensagens") +
+             " no histórico, próximo passo " + std::string(hz::to_string(state->next));
     }
     return state.error().message;
   };

@@ -47,7 +47,7 @@ std::string cut(const std::string& bytes) {
   Journaled j(bytes);
   auto resumed = hz::Journal::resume(j.path);
   if (!resumed.ok()) return "recusou: " + unnamed(j, resumed.error().message);
-  std::string out = unnamed(j, resumed->warning);
+  std::string out = resumed->warning.empty() ? "(nenhum aviso)" : unnamed(j, resumed->warning);
   if (resumed->records.size() != 2) {
     out += "\n  mas ficaram " + std::to_string(resumed->records.size()) + " registros, e não 2";
   }
@@ -71,8 +71,11 @@ std::string refusal(const std::string& bytes) {
   Journaled j(bytes);
   const auto read = hz::read_journal(j.path);
   if (read.ok()) {
-    const std::string warning = read->warning.empty() ? "" : ", com o aviso: " + read->warning;
-    return "aceitou: " + std::to_string(read->records.size()) + " registros" + warning;
+    const std::size_t count = read->records.size();
+    const std::string warning =
+        read->warning.empty() ? "" : ", com o aviso: " + unnamed(j, read->warning);
+    return "aceitou: " + std::to_string(count) + (count == 1 ? " registro" : " registros") +
+           warning;
   }
   std::string out = unnamed(j, read.error().message);
   if (j.bytes() != bytes)
