@@ -231,7 +231,9 @@ TEST_CASE("a nota de orçamento sozinha não cita chamada: vai no último result
   Rig rig(RepetitionConfig{}, &budget);
   budget.charge(85);
   const Decision note = rig.step("run_shell", kTest, kFailure);
-  CHECK(note.kind == Decision::Kind::proceed_with_note);
+  CHECK(shown_decision(note) ==
+        "segue com nota: [nota do harness: restam US$ 0.000015 do orçamento de US$ 0.0001 desta "
+        "conversa; conclua o trabalho e responda sem chamar mais ferramentas]");
   CHECK(note.note_call_id.empty());
 }
 
