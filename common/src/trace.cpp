@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hz/json_integer.hpp"
 #include "hz/terminal.hpp"
 #include "hz/text.hpp"
 
@@ -22,9 +23,7 @@ namespace {
 long long integer(const json& event, const char* key) {
   auto it = event.find(key);
   if (it == event.end()) return 0;
-  if (it->is_number_integer()) return it->get<long long>();
-  if (it->is_number_float()) return static_cast<long long>(it->get<double>());
-  return 0;
+  return json_integer(*it).value_or(0);
 }
 
 double real(const json& event, const char* key) {

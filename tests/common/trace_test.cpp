@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <limits>
 #include <sstream>
 
+#include "hz/json_integer.hpp"
 #include "hz/terminal.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/trace.hpp"
@@ -280,6 +283,34 @@ TEST_CASE("render_human escapa DEL e C1 que o JSON de um campo deixa passar") {
                              "\xc2\x9b"
                              "2J"}}}}) == R"(  ⚙ ler {"path":"\u009b2J"})");
   CHECK(hz::render_human(json::array({"\xc2\x9b"})) == R"(· evento inválido: ["\u009b"])");
+}
+
+TEST_CASE("render_human mostra 0 num número fora da faixa, em vez de convertê-lo") {
+  // Achado pelo fuzzing (fuzz/trace.cpp): "turn": 6.66e87 virava long long
+  // com static_cast, o que é comportamento indefinido (o UBSan acusa).
+  CHECK(hz::render_human({{"event", "model_request"}, {"messages", 2}, {"turn", 6.66e87}}) ==
+        "→ modelo: chamada 0 (2 mensagens)");
+  CHECK(hz::render_human({{"event", "model_request"}, {"messages", -1e300}, {"turn", 3.0}}) ==
+        "→ modelo: chamada 3 (0 mensagens)");
+}
+
+TEST_CASE("json_integer aceita inteiros e doubles até 2^53 e recusa o resto") {
+  using hz::json_integer;
+  CHECK(json_integer(json(42)) == 42);
+  CHECK(json_integer(json(-7)) == -7);
+  CHECK(json_integer(json(3.9)) == 3);
+  CHECK(json_integer(json(-3.9)) == -3);
+  CHECK(json_integer(json(hz::kMaxJsonInteger)) == hz::kMaxJsonInteger);
+  CHECK(json_integer(json(-hz::kMaxJsonInteger)) == -hz::kMaxJsonInteger);
+  CHECK(json_integer(json(9007199254740992.0)) == hz::kMaxJsonInteger);
+  CHECK_FALSE(json_integer(json(hz::kMaxJsonInteger + 1)));
+  CHECK_FALSE(json_integer(json(std::uint64_t{18446744073709551615ULL})));
+  CHECK_FALSE(json_integer(json(6.66e87)));
+  CHECK_FALSE(json_integer(json(-1e300)));
+  CHECK_FALSE(json_integer(json(std::numeric_limits<double>::quiet_NaN())));
+  CHECK_FALSE(json_integer(json(std::numeric_limits<double>::infinity())));
+  CHECK_FALSE(json_integer(json("12")));
+  CHECK_FALSE(json_integer(json(true)));
 }
 
 TEST_CASE("Trace avisa uma vez quando o JSONL não pode ser escrito e fica marcado") {

@@ -162,6 +162,22 @@ TEST_CASE("trace-html: os números da página batem com o trace (chamadas, token
   CHECK(html.find("código de saída: 1 · test_login ... FALHOU …</pre>") != std::string::npos);
 }
 
+TEST_CASE("trace-html: números fora da faixa contam como ausentes, sem estourar os totais") {
+  // O mesmo achado do fuzzing que a linha humana (fuzz/trace.cpp): um double
+  // enorme não vira long long, e um inteiro acima de 2^53 não entra na soma.
+  const TraceHtml page = render_trace_html(
+      R"({"event":"model_request","messages":2,"tools":5,"turn":6.66e87}
+{"event":"model_response","tool_calls":0,"turn":1,"usage":{"completion_tokens":9223372036854775807,"prompt_tokens":1e300}}
+{"event":"model_request","messages":3,"tools":5,"turn":2}
+{"event":"model_response","tool_calls":0,"turn":2,"usage":{"completion_tokens":5,"prompt_tokens":100}}
+)",
+      "faixa.jsonl");
+  CHECK(page.summary.model_calls == 2);
+  CHECK(page.summary.prompt_tokens == std::vector<long long>{-1, 100});
+  CHECK(all(page.html, R"re(class="valor-tokens">(\d+)<)re") == std::vector<std::string>{"105"});
+  CHECK(check_html(page.html).errors.empty());
+}
+
 TEST_CASE("trace-html: tudo o que vem do trace é escapado, inclusive controles e bytes inválidos") {
   const std::string jsonl =
       R"({"event":"model_request","turn":1,"messages":2,"tools":1}
