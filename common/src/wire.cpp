@@ -1,7 +1,6 @@
 #include "hz/wire.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -9,6 +8,7 @@
 #include <utility>
 
 #include "hz/json_depth.hpp"
+#include "hz/saturating.hpp"
 #include "hz/text.hpp"
 
 namespace hz {
@@ -40,16 +40,6 @@ Message Message::assistant(std::string text, std::vector<ToolCall> calls) {
 Message Message::tool(std::string call_id, std::string text) {
   return {Role::tool, std::move(text), {}, std::move(call_id)};
 }
-
-namespace {
-
-long saturating_add(long a, long b) {
-  long sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) return b > 0 ? LONG_MAX : LONG_MIN;
-  return sum;
-}
-
-}  // namespace
 
 long Usage::total() const { return saturating_add(prompt_tokens, completion_tokens); }
 

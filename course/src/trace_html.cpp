@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -14,6 +13,7 @@
 
 #include "hz/course/lines.hpp"
 #include "hz/json_integer.hpp"
+#include "hz/saturating.hpp"
 
 namespace hz::course {
 
@@ -143,18 +143,6 @@ std::optional<long long> integer(const json& object, const char* key) {
   auto it = object.find(key);
   if (it == object.end()) return std::nullopt;
   return json_integer(*it);
-}
-
-// Os totais somam um campo de cada evento: com muitos eventos no limite de
-// kMaxEventInteger, a soma pararia no teto em vez de estourar.
-long long add_capped(long long total, long long value) {
-  if (value > 0 && total > std::numeric_limits<long long>::max() - value) {
-    return std::numeric_limits<long long>::max();
-  }
-  if (value < 0 && total < std::numeric_limits<long long>::min() - value) {
-    return std::numeric_limits<long long>::min();
-  }
-  return total + value;
 }
 
 double real(const json& object, const char* key) {
@@ -288,10 +276,10 @@ class Builder {
     const std::optional<long long> prompt = integer(usage, "prompt_tokens");
     if (prompt) {
       model_.summary.prompt_tokens.back() = *prompt;
-      model_.prompt_total = add_capped(model_.prompt_total, *prompt);
+      model_.prompt_total = saturating_add(model_.prompt_total, *prompt);
     }
     model_.completion_total =
-        add_capped(model_.completion_total, integer(usage, "completion_tokens").value_or(0));
+        saturating_add(model_.completion_total, integer(usage, "completion_tokens").value_or(0));
     open_call()->second = std::move(event);
   }
 
@@ -567,7 +555,8 @@ class Page {
          s.tool_errors > 0 ? plural(s.tool_errors, "com erro", "com erro") : "todas ok");
     card("", "#tokens", "tokens",
          "<span class=\"valor-tokens\">" +
-             std::to_string(add_capped(model_.prompt_total, model_.completion_total)) + "</span>",
+             std::to_string(saturating_add(model_.prompt_total, model_.completion_total)) +
+             "</span>",
          std::to_string(model_.prompt_total) + " enviados + " +
              std::to_string(model_.completion_total) + " gerados");
     if (model_.cost > 0) card("", "", "custo", money(model_.cost), "");

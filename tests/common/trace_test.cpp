@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "hz/json_integer.hpp"
+#include "hz/saturating.hpp"
 #include "hz/terminal.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/trace.hpp"
@@ -311,6 +312,20 @@ TEST_CASE("json_integer aceita inteiros e doubles até 2^53 e recusa o resto") {
   CHECK_FALSE(json_integer(json(std::numeric_limits<double>::infinity())));
   CHECK_FALSE(json_integer(json("12")));
   CHECK_FALSE(json_integer(json(true)));
+}
+
+TEST_CASE("saturating_add soma, e para no teto ou no piso em vez de estourar") {
+  using hz::saturating_add;
+  constexpr long long kMax = std::numeric_limits<long long>::max();
+  constexpr long long kMin = std::numeric_limits<long long>::min();
+  CHECK(saturating_add(40LL, 2LL) == 42);
+  CHECK(saturating_add(-40LL, 2LL) == -38);
+  CHECK(saturating_add(kMax - 1, 1LL) == kMax);
+  CHECK(saturating_add(kMax, 1LL) == kMax);
+  CHECK(saturating_add(kMax, hz::kMaxJsonInteger) == kMax);
+  CHECK(saturating_add(kMin, -1LL) == kMin);
+  CHECK(saturating_add(kMax, kMin) == -1);
+  CHECK(saturating_add(std::numeric_limits<long>::max(), 5L) == std::numeric_limits<long>::max());
 }
 
 TEST_CASE("Trace avisa uma vez quando o JSONL não pode ser escrito e fica marcado") {
