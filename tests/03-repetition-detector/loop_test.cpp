@@ -57,8 +57,8 @@ std::vector<hz::Tool> all_tools() { return {failing_test(), slow_build(), pages(
 
 // O modelo, o cliente de verdade, o detector padrão (janela 5, limiar 3) e
 // um histórico que começa com "regras".
-struct Rig {
-  explicit Rig(std::string_view scenario)
+struct LoopRig {
+  explicit LoopRig(std::string_view scenario)
       : model(scenario),
         client(model.endpoint()),
         box(all_tools()),
@@ -109,7 +109,7 @@ const std::string kNudge =
 }  // namespace
 
 TEST_CASE("a quarta-feira para em repetition na 4ª chamada, com o aviso depois da 3ª") {
-  Rig rig(kWednesday);
+  LoopRig rig(kWednesday);
   const hz::TurnResult result = rig.turn("o teste falhou, corrija");
   CHECK(result.outcome == Outcome::repetition);
   CHECK(hz::exit_code(result.outcome) == 7);
@@ -152,7 +152,7 @@ TEST_CASE("a quarta-feira para em repetition na 4ª chamada, com o aviso depois 
 }
 
 TEST_CASE("com duas chamadas no passo, o aviso vai no resultado da repetida, não no último") {
-  Rig rig(R"({"name": "paralelas", "steps": [
+  LoopRig rig(R"({"name": "paralelas", "steps": [
     {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "0"}}]},
     {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "9"}}]},
     {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "18"}}]},
@@ -170,7 +170,7 @@ TEST_CASE("com duas chamadas no passo, o aviso vai no resultado da repetida, nã
 }
 
 TEST_CASE("a ordem dos eventos de um passo avisado: ferramenta, detector, nota") {
-  Rig rig(kWednesday);
+  LoopRig rig(kWednesday);
   rig.turn("o teste falhou, corrija");
   std::vector<std::string> third_step;
   for (const json& event : rig.recorded.events()) {
@@ -182,7 +182,7 @@ TEST_CASE("a ordem dos eventos de um passo avisado: ferramenta, detector, nota")
 }
 
 TEST_CASE("sem config.repetition (o padrão), a quarta-feira vai até max_turns, como na etapa 02") {
-  Rig rig(kWednesday);
+  LoopRig rig(kWednesday);
   rig.config.repetition.reset();
   rig.config.max_turns = 8;
   const hz::TurnResult result = rig.turn("o teste falhou, corrija");
@@ -193,7 +193,7 @@ TEST_CASE("sem config.repetition (o padrão), a quarta-feira vai até max_turns,
 }
 
 TEST_CASE("no último passo permitido, o turno travado termina em repetition, não em max_turns") {
-  Rig rig(kWednesday);
+  LoopRig rig(kWednesday);
   rig.config.max_turns = 4;
   const hz::TurnResult result = rig.turn("o teste falhou, corrija");
   CHECK(result.outcome == Outcome::repetition);
@@ -202,7 +202,7 @@ TEST_CASE("no último passo permitido, o turno travado termina em repetition, n�
 
 TEST_CASE("três erros idênticos seguidos recebem o aviso, e o quarto para") {
   // Uma ferramenta que não existe: o despacho responde o mesmo erro.
-  Rig rig(R"({"name": "erros", "steps": [
+  LoopRig rig(R"({"name": "erros", "steps": [
     {"tool_calls": [{"name": "apagar_tudo", "arguments": {"pasta": "/"}}], "repeat": "forever"}
   ]})");
   const hz::TurnResult result = rig.turn("limpe");
@@ -221,7 +221,7 @@ TEST_CASE("três erros idênticos seguidos recebem o aviso, e o quarto para") {
 }
 
 TEST_CASE("depois do aviso, o modelo que muda de abordagem termina o turno em success") {
-  Rig rig(R"({"name": "recupera", "steps": [
+  LoopRig rig(R"({"name": "recupera", "steps": [
     {"tool_calls": [{"name": "run_tests"}], "repeat": 3},
     {"expect": {"last_contains": "[aviso do harness]"},
      "tool_calls": [{"name": "read_page", "arguments": {"offset": "0"}}]},
@@ -241,7 +241,7 @@ TEST_CASE("uma mensagem nova do usuário zera a janela e o aviso") {
   // Turno 1: duas vezes o mesmo teste e uma resposta. Turno 2: o mesmo teste
   // de novo. Com a janela do turno 1, seria a 3ª vez (aviso); num turno novo,
   // é a 1ª.
-  Rig rig(R"({"name": "dois turnos", "steps": [
+  LoopRig rig(R"({"name": "dois turnos", "steps": [
     {"tool_calls": [{"name": "run_tests"}], "repeat": 2},
     {"content": "Falhou duas vezes."},
     {"tool_calls": [{"name": "run_tests"}]},
@@ -258,8 +258,8 @@ TEST_CASE("uma mensagem nova do usuário zera a janela e o aviso") {
   CHECK(bodies[4]["messages"].back()["content"] == kFailure);
 }
 
-TEST_CASE("a mesma chamada com o resultado mudando é progresso, não travamento") {
-  Rig rig(R"({"name": "build lento", "steps": [
+TEST_CASE("o turno segue até o fim quando a mesma chamada muda de resultado a cada passo") {
+  LoopRig rig(R"({"name": "build lento", "steps": [
     {"tool_calls": [{"name": "poll"}], "repeat": 8},
     {"content": "Compilou."}
   ]})");
@@ -277,7 +277,7 @@ TEST_CASE("leituras paginadas com offsets diferentes não travam e não aparecem
     steps += R"({"tool_calls": [{"name": "read_page", "arguments": {"offset": ")" +
              std::to_string(page * 100) + R"("}}]},)";
   }
-  Rig rig(R"({"name": "paginas", "steps": [)" + steps + R"({"content": "Li tudo."}]})");
+  LoopRig rig(R"({"name": "paginas", "steps": [)" + steps + R"({"content": "Li tudo."}]})");
   const hz::TurnResult result = rig.turn("leia o arquivo inteiro");
   CHECK(result.outcome == Outcome::success);
   CHECK(result.model_calls == 13);
@@ -285,7 +285,7 @@ TEST_CASE("leituras paginadas com offsets diferentes não travam e não aparecem
 }
 
 TEST_CASE("ferramentas isentas não contam: o wait repetido termina em success") {
-  Rig rig(R"({"name": "espera", "steps": [
+  LoopRig rig(R"({"name": "espera", "steps": [
     {"tool_calls": [{"name": "wait"}], "repeat": 6},
     {"content": "Terminou."}
   ]})");
@@ -297,7 +297,7 @@ TEST_CASE("ferramentas isentas não contam: o wait repetido termina em success")
 }
 
 TEST_CASE("o mesmo wait sem isenção trava como qualquer outra chamada") {
-  Rig rig(R"({"name": "espera", "steps": [
+  LoopRig rig(R"({"name": "espera", "steps": [
     {"tool_calls": [{"name": "wait"}], "repeat": 6},
     {"content": "Terminou."}
   ]})");
@@ -307,7 +307,7 @@ TEST_CASE("o mesmo wait sem isenção trava como qualquer outra chamada") {
 }
 
 TEST_CASE("o ciclo A-B-A-B no turno: aviso na 4ª chamada, repetition na 5ª") {
-  Rig rig(R"({"name": "ciclo", "steps": [
+  LoopRig rig(R"({"name": "ciclo", "steps": [
     {"tool_calls": [{"name": "run_tests"}]},
     {"tool_calls": [{"name": "wait"}]},
     {"tool_calls": [{"name": "run_tests"}]},
