@@ -101,6 +101,13 @@ function(hz_add_stage stage)
     set(core_dir "${PROJECT_SOURCE_DIR}/${track}/${stage}")
   endif()
   add_subdirectory(${core_dir} ${CMAKE_BINARY_DIR}/core/${stage})
+  # Aqui, e não no CMakeLists.txt do núcleo: esse é o do aluno, igual nas duas trilhas.
+  hz_pch(${HZ_STAGE_CORE} plain)
+  # Em lotes só onde ninguém faz os exercícios: na trilha de exercícios, salvar
+  # um arquivo do núcleo recompila só esse arquivo.
+  if(NOT track STREQUAL "exercises")
+    hz_unity(${HZ_STAGE_CORE})
+  endif()
   if(NOT track STREQUAL "solutions")
     # Como nos capítulos intermediários de Crafting Interpreters: o código de
     # um exercício ainda por fazer deixa parâmetros e ajudantes sem uso, e isso

@@ -1,4 +1,4 @@
-# hz_discover_tests(alvo LABELS rótulo... [PREFIX prefixo])
+# hz_discover_tests(alvo LABELS rótulo... [PREFIX prefixo] [CORE trilha/etapa])
 #
 # Registra no ctest cada TEST_CASE do executável de testes `alvo` (depois de
 # cada build, como o doctest_discover_tests), com os rótulos dados mais o
@@ -7,10 +7,12 @@
 #   ctest -L '^01-loop/dispatch$'
 # roda só os testes desse exercício (o ./hz test 01-loop/dispatch faz isso).
 # -L é uma expressão regular: ancore com ^ e $.
+# CORE ("exercises/02-brakes") diz contra que núcleo os testes rodam: vai para
+# o ambiente de cada teste (HZ_TEST_CORE), e uma falha o mostra no fim.
 set(HZ_DISCOVER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/HzDiscoverTests.cmake")
 
 function(hz_discover_tests target)
-  cmake_parse_arguments(arg "" "PREFIX;EXCLUDE_FILE;STAGE" "LABELS" ${ARGN})
+  cmake_parse_arguments(arg "" "PREFIX;EXCLUDE_FILE;STAGE;CORE" "LABELS" ${ARGN})
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
   set(tests_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_tests.cmake")
   string(REPLACE ";" "," labels "${arg_LABELS}")
@@ -24,9 +26,13 @@ function(hz_discover_tests target)
             -D "TEST_PREFIX=${arg_PREFIX}"
             -D "TEST_EXCLUDE_FILE=${arg_EXCLUDE_FILE}"
             -D "TEST_STAGE=${arg_STAGE}"
+            -D "TEST_CORE=${arg_CORE}"
             -D "CTEST_FILE=${tests_file}"
             -P "${HZ_DISCOVER_SCRIPT}"
     VERBATIM)
+  # O POST_BUILD só roda quando o executável é religado: uma mudança no
+  # script de descoberta também religa.
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${HZ_DISCOVER_SCRIPT}")
   # Sem o executável compilado, um teste que falha diz o que falta (com os
   # rótulos, para aparecer no ctest -L da etapa).
   file(WRITE "${include_file}"
@@ -44,7 +50,8 @@ endfunction()
 # O executável hz-tests-ETAPA com todos os testes da etapa, rotulados ETAPA.
 # Os testes do núcleo (CORE: os que não rodam o executável da etapa pelo nome)
 # ficam registrados para que cada etapa seguinte os compile de novo contra o
-# SEU núcleo: é a prova de que ela estende esta (hz_earlier_stage_tests).
+# SEU núcleo: é a prova de que ela estende esta (hz_earlier_stage_tests), que
+# só o build de quem mantém o curso faz (HZ_MAINTAINER).
 function(hz_stage_tests stage)
   cmake_parse_arguments(arg "" "" "CORE;CLI" ${ARGN})
   set(target hz-tests-${stage})
@@ -52,6 +59,8 @@ function(hz_stage_tests stage)
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${target} PRIVATE ${HZ_STAGE_CORE} hz::testing hz::doctest_main)
   hz_warnings(${target})
+  hz_pch(${target} testing)
+  hz_unity(${target})
   # Os testes de ponta a ponta rodam build/bin/hz-ETAPA.
   add_dependencies(${target} hz-${stage})
   # Testes ocultos do professor: grading/tests/ETAPA/*.cpp existe só na cópia
@@ -60,10 +69,13 @@ function(hz_stage_tests stage)
   file(GLOB hidden CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/grading/tests/${stage}/*.cpp)
   if(hidden)
     target_sources(${target} PRIVATE ${hidden})
+    # Fora dos lotes do build em unidade: um ajudante do professor com o nome
+    # de um dos nossos não pode colidir com ele.
+    set_source_files_properties(${hidden} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     list(LENGTH hidden count)
     message(STATUS "Etapa ${stage}: ${count} arquivo(s) de testes ocultos em grading/tests/${stage}/")
   endif()
-  hz_discover_tests(${target} LABELS ${stage})
+  hz_discover_tests(${target} LABELS ${stage} CORE ${HZ_STAGE_TRACK}/${stage})
   set(core "")
   foreach(file IN LISTS arg_CORE)
     list(APPEND core ${CMAKE_CURRENT_SOURCE_DIR}/${file})
@@ -79,7 +91,15 @@ endfunction()
 # cada caso, como sempre). Um teste que a etapa muda de propósito fica de fora
 # com o motivo em tests/E/not-on-later-stages.txt ("<teste> | <etapa> | <motivo>":
 # não vale a partir de <etapa>).
+#
+# Só com HZ_MAINTAINER (a CI liga): no build de um aluno, cada teste roda uma
+# vez, contra o núcleo da própria etapa, e ./hz test 02-brakes/call-cost roda
+# os testes desse exercício e nada mais. Cópias contra os stubs de uma etapa
+# seguinte diriam "não implementado" de um exercício já feito.
 function(hz_earlier_stage_tests stage)
+  if(NOT HZ_MAINTAINER)
+    return()
+  endif()
   foreach(earlier IN LISTS ARGN)
     get_property(core GLOBAL PROPERTY HZ_CORE_TESTS_${earlier})
     get_property(dir GLOBAL PROPERTY HZ_TESTS_DIR_${earlier})
@@ -91,8 +111,11 @@ function(hz_earlier_stage_tests stage)
     target_include_directories(${target} PRIVATE ${dir})
     target_link_libraries(${target} PRIVATE ${HZ_STAGE_CORE} hz::testing hz::doctest_main)
     hz_warnings(${target})
+    hz_pch(${target} testing)
+    hz_unity(${target})
     add_dependencies(hz-tests-${stage} ${target})
     hz_discover_tests(${target} LABELS ${stage} earlier-stages PREFIX "[${earlier}] "
-                      EXCLUDE_FILE ${dir}/not-on-later-stages.txt STAGE ${stage})
+                      EXCLUDE_FILE ${dir}/not-on-later-stages.txt STAGE ${stage}
+                      CORE ${HZ_STAGE_TRACK}/${stage})
   endforeach()
 endfunction()

@@ -35,7 +35,7 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::string trim(std::string_view text) {
+std::string trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return {};
   const auto last = text.find_last_not_of(" \t\r\n");
@@ -110,7 +110,7 @@ size_t write_header(char* data, size_t size, size_t count, void* user) {
   if (line.rfind("HTTP/", 0) == 0) {
     headers.clear();
   } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
-    headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
+    headers.emplace_back(lower(trimmed(line.substr(0, colon))), trimmed(line.substr(colon + 1)));
   }
   return bytes;
 }

@@ -87,7 +87,7 @@ std::string cost_suffix(const json& event) {
   return " · " + text;
 }
 
-const json& usage_of(const json& event) {
+const json& event_usage(const json& event) {
   static const json empty = json::object();
   auto it = event.find("usage");
   return it != event.end() && it->is_object() ? *it : empty;
@@ -98,7 +98,7 @@ std::string render_model_response(const json& event) {
   std::string line = "← modelo: ";
   line += calls == 0 ? std::string("resposta em texto")
                      : plural(calls, "chamada de ferramenta", "chamadas de ferramenta");
-  const json& usage = usage_of(event);
+  const json& usage = event_usage(event);
   if (!usage.empty()) {
     line += " · " + std::to_string(integer(usage, "prompt_tokens")) + "+" +
             std::to_string(integer(usage, "completion_tokens")) +
@@ -111,7 +111,7 @@ std::string render_model_response(const json& event) {
 std::string render_turn_end(const json& event) {
   std::string line = "■ desfecho: " + text(event, "outcome");
   line += " · " + plural(integer(event, "turns"), "chamada ao modelo", "chamadas ao modelo");
-  const json& usage = usage_of(event);
+  const json& usage = event_usage(event);
   if (!usage.empty()) {
     line += " · " +
             std::to_string(integer(usage, "prompt_tokens") + integer(usage, "completion_tokens")) +

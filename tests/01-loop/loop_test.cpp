@@ -31,9 +31,9 @@ namespace {
 
 // Um modelo roteirizado, o cliente HTTP real apontado para ele, as
 // ferramentas, um trace que o teste lê e um histórico que começa com "regras".
-struct Rig {
-  explicit Rig(std::string_view scenario, std::vector<hz::Tool> tools = {echo_tool()},
-               int max_turns = 10)
+struct LoopRig {
+  explicit LoopRig(std::string_view scenario, std::vector<hz::Tool> tools = {echo_tool()},
+                   int max_turns = 10)
       : model(scenario),
         client(model.endpoint()),
         box(std::move(tools)),
@@ -71,7 +71,7 @@ ToolCall echo(std::string id, std::string_view text) {
 TEST_SUITE_BEGIN("01-loop/loop");
 
 TEST_CASE("o turno para quando a resposta não tem tool calls") {
-  Rig rig(R"({"name": "parada", "steps": [
+  LoopRig rig(R"({"name": "parada", "steps": [
     {"content": "pronto", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}
   ]})");
   const auto result = rig.turn("oi");
@@ -90,10 +90,11 @@ TEST_CASE("o turno para quando a resposta não tem tool calls") {
 }
 
 TEST_CASE("várias tool calls numa resposta viram uma mensagem tool cada na ordem") {
-  Rig rig(R"({"name": "tres", "steps": [
+  LoopRig rig(R"({"name": "tres", "steps": [
     {"tool_calls": [)" +
-          echo_call("c1", "um") + "," + echo_call("c2", "dois") + "," + echo_call("c3", "três") +
-          R"(]},
+              echo_call("c1", "um") + "," + echo_call("c2", "dois") + "," +
+              echo_call("c3", "três") +
+              R"(]},
     {"content": "fim"}
   ]})");
   const auto result = rig.turn("ecoe três vezes");
@@ -117,14 +118,14 @@ TEST_CASE("várias tool calls numa resposta viram uma mensagem tool cada na orde
 }
 
 TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo") {
-  Rig rig(R"({"name": "historico", "steps": [
+  LoopRig rig(R"({"name": "historico", "steps": [
     {"tool_calls": [)" +
-              echo_call("a", "1") + R"(]},
+                  echo_call("a", "1") + R"(]},
     {"content": "vou de novo", "tool_calls": [)" +
-              echo_call("b", "2") + R"(]},
+                  echo_call("b", "2") + R"(]},
     {"content": "acabou"}
   ]})",
-          {echo_tool(), throwing_tool()});
+              {echo_tool(), throwing_tool()});
   rig.turn("vai");
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 3);
@@ -142,11 +143,11 @@ TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo"
 }
 
 TEST_CASE("ferramenta desconhecida vira texto de erro e o loop continua") {
-  Rig rig(R"({"name": "desconhecida", "steps": [
+  LoopRig rig(R"({"name": "desconhecida", "steps": [
     {"tool_calls": [{"id": "c1", "name": "apagar_tudo", "arguments": "{}"}]},
     {"expect": {"last_role": "tool", "last_contains": ["desconhecida"]}, "content": "desculpe"}
   ]})",
-          {echo_tool(), throwing_tool()});
+              {echo_tool(), throwing_tool()});
   const auto result = rig.turn("limpe tudo");
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "desculpe");
@@ -159,7 +160,7 @@ TEST_CASE("ferramenta desconhecida vira texto de erro e o loop continua") {
 }
 
 TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop continua") {
-  Rig rig(R"({"name": "argumentos", "steps": [
+  LoopRig rig(R"({"name": "argumentos", "steps": [
     {"tool_calls": [{"id": "c1", "name": "echo", "arguments": "{\"text\": "},
                     {"id": "c2", "name": "echo", "arguments": "{\"texto\": \"oi\"}"}]},
     {"expect": {"message_count": 5, "last_role": "tool"}, "content": "vou corrigir"}
@@ -176,11 +177,11 @@ TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop co
 }
 
 TEST_CASE("ferramenta que lança exceção vira texto de erro e o loop continua") {
-  Rig rig(R"({"name": "excecao", "steps": [
+  LoopRig rig(R"({"name": "excecao", "steps": [
     {"tool_calls": [{"id": "c1", "name": "explode", "arguments": "{}"}]},
     {"expect": {"last_role": "tool"}, "content": "a ferramenta quebrou"}
   ]})",
-          {echo_tool(), throwing_tool()});
+              {echo_tool(), throwing_tool()});
   const auto result = rig.turn("exploda");
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "a ferramenta quebrou");
@@ -190,12 +191,12 @@ TEST_CASE("ferramenta que lança exceção vira texto de erro e o loop continua"
 }
 
 TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
-  Rig rig(R"({"name": "sem-fim", "steps": [
+  LoopRig rig(R"({"name": "sem-fim", "steps": [
     {"tool_calls": [)" +
-              echo_call("c", "de novo") + R"(],
+                  echo_call("c", "de novo") + R"(],
      "usage": {"prompt_tokens": 7, "completion_tokens": 3}, "repeat": "forever"}
   ]})",
-          {echo_tool()}, 4);
+              {echo_tool()}, 4);
   const auto result = rig.turn("rode o teste");
   CHECK(result.outcome == Outcome::max_turns);
   CHECK(result.model_calls == 4);
@@ -217,11 +218,11 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
 }
 
 TEST_CASE("max_turns 1 faz uma única chamada ao modelo") {
-  Rig rig(R"({"name": "uma", "steps": [
+  LoopRig rig(R"({"name": "uma", "steps": [
     {"tool_calls": [)" +
-              echo_call("c", "x") + R"(], "repeat": "forever"}
+                  echo_call("c", "x") + R"(], "repeat": "forever"}
   ]})",
-          {echo_tool()}, 1);
+              {echo_tool()}, 1);
   const auto result = rig.turn("vai");
   CHECK(result.outcome == Outcome::max_turns);
   CHECK(result.model_calls == 1);
@@ -229,9 +230,9 @@ TEST_CASE("max_turns 1 faz uma única chamada ao modelo") {
 }
 
 TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
-  Rig rig(R"({"name": "stop-com-tools", "steps": [
+  LoopRig rig(R"({"name": "stop-com-tools", "steps": [
     {"tool_calls": [)" +
-          echo_call("c1", "rodei") + R"(], "finish_reason": "stop"},
+              echo_call("c1", "rodei") + R"(], "finish_reason": "stop"},
     {"expect": {"last_role": "tool", "last_contains": ["rodei"]}, "content": "feito"}
   ]})");
   const auto result = rig.turn("faça");
@@ -244,10 +245,10 @@ TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
 }
 
 TEST_CASE("think e raciocínio não entram no histórico") {
-  Rig rig(R"({"name": "pensador", "steps": [
+  LoopRig rig(R"({"name": "pensador", "steps": [
     {"content": "<think>preciso ecoar</think>Vou ecoar.", "reasoning_content": "segredo-a",
      "tool_calls": [)" +
-          echo_call("c1", "eco") + R"(]},
+              echo_call("c1", "eco") + R"(]},
     {"content": "<think>\nacabou\n</think>\n\nPronto.", "reasoning": "segredo-b"}
   ]})");
   const auto result = rig.turn("pense");
@@ -265,7 +266,7 @@ TEST_CASE("think e raciocínio não entram no histórico") {
 }
 
 TEST_CASE("dois turnos compartilham o mesmo histórico") {
-  Rig rig(R"({"name": "conversa", "steps": [
+  LoopRig rig(R"({"name": "conversa", "steps": [
     {"content": "um"},
     {"expect": {"message_count": 4, "last_role": "user"}, "content": "dois"}
   ]})");
@@ -283,7 +284,7 @@ TEST_CASE("dois turnos compartilham o mesmo histórico") {
 }
 
 TEST_CASE("falha do provedor sai do loop como ProviderFailure") {
-  Rig rig(R"({"name": "caiu", "steps": [
+  LoopRig rig(R"({"name": "caiu", "steps": [
     {"error": {"status": 500, "message": "o servidor caiu"}}
   ]})");
   std::string message = "(nenhuma exceção)";
@@ -299,11 +300,11 @@ TEST_CASE("falha do provedor sai do loop como ProviderFailure") {
 
 TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue") {
   const hz::testing::TempDir dir;
-  Rig rig(R"({"name": "fuga", "steps": [
+  LoopRig rig(R"({"name": "fuga", "steps": [
     {"tool_calls": [{"id": "c1", "name": "read_file", "arguments": "{\"path\": \"../../etc/passwd\"}"}]},
     {"expect": {"last_role": "tool", "last_contains": ["fora do workspace"]}, "content": "não posso"}
   ]})",
-          hz::basic_tools(hz::Workspace(dir.path())));
+              hz::basic_tools(hz::Workspace(dir.path())));
   const auto result = rig.turn("leia as senhas");
   CHECK(result.outcome == Outcome::success);
   REQUIRE(rig.history.size() == 5);
@@ -312,9 +313,9 @@ TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue
 }
 
 TEST_CASE("o trace registra cada passo do turno na ordem e o turn_end soma o uso") {
-  Rig rig(R"({"name": "trace", "steps": [
+  LoopRig rig(R"({"name": "trace", "steps": [
     {"tool_calls": [)" +
-          echo_call("c1", "oi") + R"(],
+              echo_call("c1", "oi") + R"(],
      "usage": {"prompt_tokens": 10, "completion_tokens": 5}},
     {"content": "fim", "usage": {"prompt_tokens": 20, "completion_tokens": 3}}
   ]})");

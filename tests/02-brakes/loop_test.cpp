@@ -39,9 +39,9 @@ namespace {
 // O mock, o cliente HTTP de verdade (com os tempos que o teste quiser), as
 // ferramentas, o relógio falso (o backoff não espera) e um histórico que
 // começa com "regras".
-struct Rig {
-  explicit Rig(std::string_view scenario, std::vector<hz::Tool> tools = {echo_tool()},
-               hz::HttpOptions http = {})
+struct LoopRig {
+  explicit LoopRig(std::string_view scenario, std::vector<hz::Tool> tools = {echo_tool()},
+                   hz::HttpOptions http = {})
       : model(scenario),
         client(endpoint(model, http)),
         box(std::move(tools)),
@@ -110,7 +110,7 @@ constexpr std::string_view kExpensiveLoop = R"({"name": "caro", "steps": [
 TEST_SUITE_BEGIN("02-brakes/loop");
 
 TEST_CASE("o laço caro para em budget com o gasto exato, no máximo uma chamada além do teto") {
-  Rig rig(kExpensiveLoop);
+  LoopRig rig(kExpensiveLoop);
   rig.budget = hz::Budget(90'000);  // US$ 0.09
   rig.config.prices = prices("2.00", "8.00");
   const hz::TurnResult result = rig.turn("rode");
@@ -139,7 +139,7 @@ TEST_CASE("o laço caro para em budget com o gasto exato, no máximo uma chamada
 }
 
 TEST_CASE("passados 80 por cento do teto, o modelo recebe a nota no último resultado do passo") {
-  Rig rig(kExpensiveLoop);
+  LoopRig rig(kExpensiveLoop);
   rig.budget = hz::Budget(90'000);
   rig.config.prices = prices("2.00", "8.00");
   rig.turn("rode");
@@ -165,7 +165,7 @@ TEST_CASE("passados 80 por cento do teto, o modelo recebe a nota no último resu
 }
 
 TEST_CASE("com o orçamento da conversa esgotado, o turno seguinte para sem chamar o modelo") {
-  Rig rig(kExpensiveLoop);
+  LoopRig rig(kExpensiveLoop);
   rig.budget = hz::Budget(30'000);
   rig.config.prices = prices("2.00", "8.00");
   const hz::TurnResult first = rig.turn("rode");
@@ -194,10 +194,10 @@ TEST_CASE("freios que puxam na mesma conferência dão um rótulo só, pela prec
     CAPTURE(c.ctrl_c);
     CAPTURE(c.money);
     CAPTURE(c.time);
-    Rig rig(R"({"name": "tudo", "steps": [
+    LoopRig rig(R"({"name": "tudo", "steps": [
       {"tool_calls": [{"id": "t", "name": "tudo", "arguments": "{}"}]},
       {"content": "nunca"}]})",
-            {});
+                {});
     rig.budget = hz::Budget(1'000);
     rig.config.prices = prices("0", "0");
     rig.config.turn_deadline = milliseconds(100);
@@ -216,7 +216,7 @@ TEST_CASE("freios que puxam na mesma conferência dão um rótulo só, pela prec
 }
 
 TEST_CASE("o orçamento esgotado pela resposta do último passo vence max_turns") {
-  Rig rig(kExpensiveLoop);
+  LoopRig rig(kExpensiveLoop);
   rig.budget = hz::Budget(26'400);
   rig.config.prices = prices("2.00", "8.00");
   rig.config.max_turns = 1;
@@ -225,7 +225,7 @@ TEST_CASE("o orçamento esgotado pela resposta do último passo vence max_turns"
 }
 
 TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próximo pedido vale") {
-  Rig rig(R"({"name": "ctrl-c", "steps": [
+  LoopRig rig(R"({"name": "ctrl-c", "steps": [
     {"tool_calls": [{"id": "a", "name": "echo", "arguments": {"text": "um"}},
                     {"id": "b", "name": "ctrl_c", "arguments": "{}"},
                     {"id": "c", "name": "echo", "arguments": {"text": "três"}},
@@ -233,7 +233,7 @@ TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próx
     {"expect": {"message_count": 8, "tool_call_id": "d", "last_role": "user"},
      "content": "entendi, parei"}
   ]})",
-          {});
+              {});
   rig.box = hz::ToolBox({echo_tool(), ctrl_c_tool(rig.cancel)});
   const hz::TurnResult first = rig.turn("faça quatro coisas");
   CHECK(hz::to_string(first.outcome) == "cancelled");
@@ -272,7 +272,7 @@ TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próx
 }
 
 TEST_CASE("Ctrl-C no meio do streaming: nada da resposta cortada entra no histórico") {
-  Rig rig(R"({"name": "lento", "steps": [
+  LoopRig rig(R"({"name": "lento", "steps": [
     {"content": "uma resposta longa que vai ser interrompida no meio do caminho",
      "chunk_delay_ms": 40},
     {"expect": {"message_count": 3, "last_role": "user"}, "content": "de novo, curta"}
@@ -294,7 +294,7 @@ TEST_CASE("Ctrl-C no meio do streaming: nada da resposta cortada entra no histó
 }
 
 TEST_CASE("falha do provedor vira provider_error, com a mensagem, sem exceção e sem meio passo") {
-  Rig rig(R"({"name": "caiu", "steps": [
+  LoopRig rig(R"({"name": "caiu", "steps": [
     {"error": {"status": 500, "message": "o servidor caiu"}, "repeat": "forever"}
   ]})");
   rig.config.retry.max_retries = 1;
@@ -314,7 +314,7 @@ TEST_CASE("falha do provedor vira provider_error, com a mensagem, sem exceção 
 }
 
 TEST_CASE("resposta sem uso: o turno soma a estimativa e marca o custo como estimado") {
-  Rig rig(R"({"name": "sem-uso", "quirks": ["no_usage"], "steps": [{"content": "feito"}]})");
+  LoopRig rig(R"({"name": "sem-uso", "quirks": ["no_usage"], "steps": [{"content": "feito"}]})");
   rig.config.prices = prices("2.50", "10.00");
   const hz::TurnResult result = rig.turn("faça");
   CHECK(hz::to_string(result.outcome) == "success");
@@ -327,7 +327,7 @@ TEST_CASE("resposta sem uso: o turno soma a estimativa e marca o custo como esti
 }
 
 TEST_CASE("o prazo do turno corta uma chamada pendurada: timeout") {
-  Rig rig(R"({"name": "pendurado", "steps": [{"fault": "hang"}, {"content": "nunca"}]})");
+  LoopRig rig(R"({"name": "pendurado", "steps": [{"fault": "hang"}, {"content": "nunca"}]})");
   hz::SystemClock real;
   rig.config.clock = &real;
   rig.config.retry.max_retries = 2;
@@ -344,11 +344,11 @@ TEST_CASE("o prazo do turno corta uma chamada pendurada: timeout") {
 TEST_CASE("um streaming que para no meio cai pelo idle timeout e a nova tentativa responde") {
   hz::HttpOptions http;
   http.idle_timeout = milliseconds(300);
-  Rig rig(R"({"name": "parado", "steps": [
+  LoopRig rig(R"({"name": "parado", "steps": [
     {"fault": "stall_stream", "stall_after": 2, "content": "começo e depois silêncio total"},
     {"content": "segunda tentativa"}
   ]})",
-          {echo_tool()}, http);
+              {echo_tool()}, http);
   rig.config.stream = true;
   rig.config.retry.max_retries = 1;
   const hz::TurnResult result = rig.turn("fale");
@@ -365,10 +365,10 @@ TEST_CASE("um streaming que para no meio cai pelo idle timeout e a nova tentativ
 TEST_CASE("um streaming lento mas vivo não é cortado pelo idle timeout") {
   hz::HttpOptions http;
   http.idle_timeout = milliseconds(300);
-  Rig rig(R"({"name": "lento", "steps": [
+  LoopRig rig(R"({"name": "lento", "steps": [
     {"content": "devagar mas sempre", "chunk_delay_ms": 60}
   ]})",
-          {echo_tool()}, http);
+              {echo_tool()}, http);
   rig.config.stream = true;
   const hz::TurnResult result = rig.turn("fale");
   CHECK(hz::to_string(result.outcome) == "success");

@@ -32,8 +32,8 @@ namespace {
 
 // O mock, o cliente HTTP de verdade, um relógio falso e um sorteio fixo (0:
 // sem jitter). max_retries 2, como nos SDKs.
-struct Rig {
-  explicit Rig(std::string_view scenario)
+struct RetryRig {
+  explicit RetryRig(std::string_view scenario)
       : model(scenario), client(model.endpoint()), box({echo_tool()}), config{"modelo-teste", 10} {
     config.retry.max_retries = 2;
     config.clock = &clock;
@@ -73,7 +73,7 @@ constexpr std::string_view kMalformedBody = "<html><body><h1>502 Bad Gateway</h1
 TEST_SUITE_BEGIN("02-brakes/retry");
 
 TEST_CASE("500, 503 e depois a resposta: duas novas tentativas, 500 ms e 1000 ms") {
-  Rig rig(R"({"name": "instavel", "steps": [
+  RetryRig rig(R"({"name": "instavel", "steps": [
     {"error": {"status": 500, "message": "erro interno"}},
     {"error": {"status": 503, "message": "sobrecarregado"}},
     {"content": "enfim", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}
@@ -108,7 +108,7 @@ TEST_CASE("500, 503 e depois a resposta: duas novas tentativas, 500 ms e 1000 ms
 }
 
 TEST_CASE("o jitter sorteado entra na espera") {
-  Rig rig(R"({"name": "jitter", "steps": [
+  RetryRig rig(R"({"name": "jitter", "steps": [
     {"error": {"status": 502}}, {"error": {"status": 502}}, {"content": "ok"}
   ]})");
   rig.config.random = [] { return 0.5; };
@@ -118,7 +118,7 @@ TEST_CASE("o jitter sorteado entra na espera") {
 }
 
 TEST_CASE("429 com Retry-After espera o que o servidor pediu") {
-  Rig rig(R"({"name": "limite", "steps": [
+  RetryRig rig(R"({"name": "limite", "steps": [
     {"error": {"status": 429, "message": "devagar", "retry_after": 2}},
     {"error": {"status": 429, "retry_after": 7, "retry_after_ms": 250}},
     {"content": "ok"}
@@ -130,7 +130,7 @@ TEST_CASE("429 com Retry-After espera o que o servidor pediu") {
 }
 
 TEST_CASE("401 falha na hora: provider_error com a mensagem do provedor, sem esperar") {
-  Rig rig(R"({"name": "chave", "steps": [
+  RetryRig rig(R"({"name": "chave", "steps": [
     {"error": {"status": 401, "message": "Incorrect API key provided"}},
     {"content": "nunca"}
   ]})");
@@ -143,7 +143,7 @@ TEST_CASE("401 falha na hora: provider_error com a mensagem do provedor, sem esp
 }
 
 TEST_CASE("esgotadas as novas tentativas, provider_error com a última mensagem") {
-  Rig rig(R"({"name": "fora", "steps": [
+  RetryRig rig(R"({"name": "fora", "steps": [
     {"error": {"status": 503, "message": "fora do ar"}, "repeat": "forever"}
   ]})");
   const auto result = rig.call();
@@ -155,7 +155,7 @@ TEST_CASE("esgotadas as novas tentativas, provider_error com a última mensagem"
 }
 
 TEST_CASE("sem novas tentativas configuradas (a etapa 01), a primeira falha encerra") {
-  Rig rig(R"({"name": "uma", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
+  RetryRig rig(R"({"name": "uma", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
   rig.config.retry.max_retries = 0;
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: provider_error");
@@ -163,7 +163,7 @@ TEST_CASE("sem novas tentativas configuradas (a etapa 01), a primeira falha ence
 }
 
 TEST_CASE("a conexão que cai sem resposta vale nova tentativa") {
-  Rig rig(R"({"name": "queda", "steps": [{"fault": "drop"}, {"content": "voltei"}]})");
+  RetryRig rig(R"({"name": "queda", "steps": [{"fault": "drop"}, {"content": "voltei"}]})");
   const auto result = rig.call();
   CHECK(shown(result) == "resposta: voltei");
   CHECK(rig.requests() == 2);
@@ -175,7 +175,7 @@ TEST_CASE("a conexão que cai sem resposta vale nova tentativa") {
 }
 
 TEST_CASE("o corpo ilegível foi cobrado: entra na conta pela estimativa e o loop tenta de novo") {
-  Rig rig(R"({"name": "quebrado", "steps": [
+  RetryRig rig(R"({"name": "quebrado", "steps": [
     {"fault": "malformed"},
     {"content": "ok", "usage": {"prompt_tokens": 100, "completion_tokens": 20}}
   ]})");
@@ -202,7 +202,7 @@ TEST_CASE("o corpo ilegível foi cobrado: entra na conta pela estimativa e o loo
 }
 
 TEST_CASE("uma falha cobrada que esgota o orçamento impede a próxima tentativa") {
-  Rig rig(R"({"name": "caro", "steps": [{"fault": "malformed"}, {"content": "nunca"}]})");
+  RetryRig rig(R"({"name": "caro", "steps": [{"fault": "malformed"}, {"content": "nunca"}]})");
   hz::Budget budget(10);
   rig.config.budget = &budget;
   rig.config.prices = prices("2.50", "10.00");
@@ -214,7 +214,8 @@ TEST_CASE("uma falha cobrada que esgota o orçamento impede a próxima tentativa
 }
 
 TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativa") {
-  Rig rig(R"({"name": "espera", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
+  RetryRig rig(
+      R"({"name": "espera", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
   rig.clock.on_sleep = [&rig] { rig.cancel = true; };
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: cancelled");
@@ -224,7 +225,7 @@ TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativ
 }
 
 TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com timeout") {
-  Rig rig(R"({"name": "prazo", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
+  RetryRig rig(R"({"name": "prazo", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
   rig.config.turn_deadline = milliseconds(300);
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: timeout");
@@ -234,7 +235,7 @@ TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com 
 }
 
 TEST_CASE("um freio já puxado não deixa nem a primeira tentativa sair") {
-  Rig rig(R"({"name": "nada", "steps": [{"content": "nunca"}]})");
+  RetryRig rig(R"({"name": "nada", "steps": [{"content": "nunca"}]})");
   rig.cancel = true;
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: cancelled");

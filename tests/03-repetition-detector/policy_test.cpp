@@ -85,7 +85,7 @@ struct Rig {
 };
 
 const std::string kTest = R"({"command":"sh test_login.sh"})";
-const std::string kFailure = "test_login ... FALHOU\n  conexão recusada";
+const std::string kStuckFailure = "test_login ... FALHOU\n  conexão recusada";
 
 }  // namespace
 
@@ -93,19 +93,19 @@ TEST_CASE("sem detector (o padrão da etapa 02), a mesma chamada repetida só se
   Rig rig(std::nullopt);
   for (int i = 0; i < 6; ++i) {
     CAPTURE(i);
-    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+    CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
   }
   CHECK(rig.recorded.events().empty());
 }
 
 TEST_CASE("a política avisa na terceira chamada igual e para na quarta com repetition") {
   Rig rig;
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
-  const Decision warned = rig.step("run_shell", kTest, kFailure);
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
+  const Decision warned = rig.step("run_shell", kTest, kStuckFailure);
   CHECK(shown_decision(warned) == "segue com nota: " + nudge("run_shell", 3));
   CHECK(warned.note_call_id == "c3");  // o aviso vai no resultado da chamada repetida
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: repetition");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "para: repetition");
   const std::vector<json> expected{
       {{"event", "tool_repetition"},
        {"turn", 2},
@@ -149,9 +149,9 @@ TEST_CASE("a política conta no trace o progresso, e a chamada nova não aparece
 TEST_CASE("a política vê um ciclo A-B-A-B e o nomeia no aviso") {
   Rig rig;
   const std::string read = R"({"path":"test_login.log"})";
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
   CHECK(shown_decision(rig.step("read_file", read, "erro: conexão recusada")) == "segue");
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "segue");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
   const Decision warned = rig.step("read_file", read, "erro: conexão recusada");
   CHECK(shown_decision(warned) ==
         "segue com nota: [aviso do harness] Suas últimas 4 chamadas repetiram duas vezes a "
@@ -166,7 +166,7 @@ TEST_CASE("a política vê um ciclo A-B-A-B e o nomeia no aviso") {
                                             {"name", "read_file"},
                                             {"kind", "cycle"},
                                             {"cycle", {"run_shell", "read_file"}}}}) == "iguais");
-  CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: repetition");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "para: repetition");
 }
 
 TEST_CASE("a política observa cada tool call do passo, e o aviso do passo não vira parada") {
@@ -187,38 +187,38 @@ TEST_CASE("a política observa cada tool call do passo, e o aviso do passo não 
 TEST_CASE("Ctrl-C, orçamento e prazo vêm antes do detector, e o detector antes de seguir") {
   SUBCASE("Ctrl-C") {
     Rig rig;
-    rig.step("run_shell", kTest, kFailure);
-    rig.step("run_shell", kTest, kFailure);
-    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
     rig.cancel = true;
-    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: cancelled");
+    CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "para: cancelled");
   }
   SUBCASE("prazo") {
     Rig rig(RepetitionConfig{}, nullptr, milliseconds(1000));
-    rig.step("run_shell", kTest, kFailure);
-    rig.step("run_shell", kTest, kFailure);
-    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
     rig.clock.advance(milliseconds(1000));
-    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: timeout");
+    CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "para: timeout");
   }
   SUBCASE("orçamento") {
     hz::Budget budget(100);
     Rig rig(RepetitionConfig{}, &budget);
-    rig.step("run_shell", kTest, kFailure);
-    rig.step("run_shell", kTest, kFailure);
-    rig.step("run_shell", kTest, kFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
+    rig.step("run_shell", kTest, kStuckFailure);
     budget.charge(100);
-    CHECK(shown_decision(rig.step("run_shell", kTest, kFailure)) == "para: budget");
+    CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "para: budget");
   }
 }
 
 TEST_CASE("o aviso do detector e a nota de orçamento no mesmo passo vão juntos, o aviso antes") {
   hz::Budget budget(100);
   Rig rig(RepetitionConfig{}, &budget);
-  rig.step("run_shell", kTest, kFailure);
-  rig.step("run_shell", kTest, kFailure);
+  rig.step("run_shell", kTest, kStuckFailure);
+  rig.step("run_shell", kTest, kStuckFailure);
   budget.charge(85);
-  const Decision both = rig.step("run_shell", kTest, kFailure);
+  const Decision both = rig.step("run_shell", kTest, kStuckFailure);
   CHECK(shown_decision(both) ==
         "segue com nota: " + nudge("run_shell", 3) +
             "\n\n[nota do harness: restam US$ 0.000015 do orçamento de US$ 0.0001 desta "
@@ -230,7 +230,7 @@ TEST_CASE("a nota de orçamento sozinha não cita chamada: vai no último result
   hz::Budget budget(100);
   Rig rig(RepetitionConfig{}, &budget);
   budget.charge(85);
-  const Decision note = rig.step("run_shell", kTest, kFailure);
+  const Decision note = rig.step("run_shell", kTest, kStuckFailure);
   CHECK(shown_decision(note) ==
         "segue com nota: [nota do harness: restam US$ 0.000015 do orçamento de US$ 0.0001 desta "
         "conversa; conclua o trabalho e responda sem chamar mais ferramentas]");
@@ -243,7 +243,7 @@ TEST_CASE("o aviso cita a chamada que travou, mesmo com outra depois dela no pas
     CAPTURE(i);
     const std::string n = std::to_string(i);
     const Decision decision =
-        rig.step({{ToolCall{"test" + n, "run_shell", kTest}, kFailure},
+        rig.step({{ToolCall{"test" + n, "run_shell", kTest}, kStuckFailure},
                   {ToolCall{"page" + n, "read_file", R"({"offset":)" + n + "}"}, "página " + n}});
     if (i < 3) {
       CHECK(shown_decision(decision) == "segue");

@@ -45,10 +45,10 @@ std::string scenario(const std::string& name) {
 }
 
 // Uma pasta com a fixture do cenário (ws/) e o lugar do journal.
-struct World {
+struct CliWorld {
   TempDir dir{"hz-journal-cli"};
   std::filesystem::path journal = dir / "conversa.jsonl";
-  World() {
+  CliWorld() {
     dir.write("ws/config.ini", "versao = 1\n");
     dir.write("ws/notas.txt", "# notas da migração\n");
   }
@@ -64,7 +64,7 @@ ProcessResult run_stage(std::vector<std::string> args, const std::string& crash_
       args, "", {"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "NO_COLOR=1", "HZ_CRASH_AT=" + crash_at});
 }
 
-ProcessResult start(const World& w, const std::string& crash_at = "",
+ProcessResult start(const CliWorld& w, const std::string& crash_at = "",
                     const std::string& name = "notes", std::vector<std::string> extra = {}) {
   std::vector<std::string> args{"--scenario",       scenario(name), "--journal",
                                 w.journal.string(), "--workspace",  w.ws()};
@@ -73,7 +73,7 @@ ProcessResult start(const World& w, const std::string& crash_at = "",
 }
 
 // A retomada não diz a pasta: ela vem do journal.
-ProcessResult resume(const World& w, const std::string& crash_at = "",
+ProcessResult resume(const CliWorld& w, const std::string& crash_at = "",
                      const std::string& name = "notes", std::vector<std::string> extra = {}) {
   std::vector<std::string> args{"--scenario", scenario(name), "--journal", w.journal.string(),
                                 "--resume"};
@@ -82,7 +82,7 @@ ProcessResult resume(const World& w, const std::string& crash_at = "",
 }
 
 // O estado que o journal conta, lido como a retomada lê.
-hz::ResumeState journaled_state(const World& w) {
+hz::ResumeState journaled_state(const CliWorld& w) {
   auto read = hz::read_journal(w.journal);
   REQUIRE_MESSAGE(read.ok(), read.error().message);
   CHECK(read->warning.empty());
@@ -91,14 +91,14 @@ hz::ResumeState journaled_state(const World& w) {
   return std::move(state).value();
 }
 
-struct Reference {
+struct CliReference {
   std::vector<hz::Message> history;
   std::string journal;
 };
 
 // A execução sem queda, que toda retomada precisa alcançar.
-Reference reference() {
-  World w;
+CliReference reference() {
+  CliWorld w;
   const ProcessResult run = start(w);
   hz::testing::throw_if_stubbed(run);
   CAPTURE(run.err);
@@ -134,7 +134,7 @@ void overwrite(const std::filesystem::path& path, const std::string& bytes) {
 }  // namespace
 
 TEST_CASE("sem queda, o journal conta a conversa inteira, passo por passo, na ordem") {
-  World w;
+  CliWorld w;
   const ProcessResult run = start(w);
   hz::testing::throw_if_stubbed(run);
   CAPTURE(run.err);
@@ -154,13 +154,13 @@ TEST_CASE("sem queda, o journal conta a conversa inteira, passo por passo, na or
 }
 
 TEST_CASE("morto de verdade em cada fronteira, --resume chega ao mesmo workspace e histórico") {
-  const Reference ref = reference();
+  const CliReference ref = reference();
   for (const std::string boundary :
        {"after_reply", "before_intent", "after_intent", "after_effect", "after_result"}) {
     for (int n = 1; n <= 3; ++n) {
       const std::string point = boundary + ":" + std::to_string(n);
       CAPTURE(point);
-      World w;
+      CliWorld w;
       const ProcessResult crashed = start(w, point);
       CAPTURE(crashed.err);
       REQUIRE(crashed.exit_code == 128 + 9);  // SIGKILL
@@ -180,8 +180,8 @@ TEST_CASE("morto de verdade em cada fronteira, --resume chega ao mesmo workspace
 }
 
 TEST_CASE("retomar duas vezes seguidas, a segunda depois de outra queda, acrescenta uma vez só") {
-  const Reference ref = reference();
-  World w;
+  const CliReference ref = reference();
+  CliWorld w;
   REQUIRE(start(w, "after_effect:1").exit_code == 137);
   // A primeira retomada dá o append por feito e morre depois do efeito do edit.
   const ProcessResult first = resume(w, "after_effect:1");
@@ -199,7 +199,7 @@ TEST_CASE("retomar duas vezes seguidas, a segunda depois de outra queda, acresce
 }
 
 TEST_CASE("run_shell sem resultado não roda de novo: o modelo ouve que não se sabe") {
-  World w;
+  CliWorld w;
   REQUIRE(start(w, "after_effect:1", "shell").exit_code == 137);
   const ProcessResult resumed = resume(w, "", "shell");
   CAPTURE(resumed.err);
@@ -211,8 +211,8 @@ TEST_CASE("run_shell sem resultado não roda de novo: o modelo ouve que não se 
 }
 
 TEST_CASE("um fim rasgado é cortado com um aviso antes de a retomada acrescentar") {
-  const Reference ref = reference();
-  World w;
+  const CliReference ref = reference();
+  CliWorld w;
   REQUIRE(start(w, "after_intent:1").exit_code == 137);
   const std::string before = w.bytes();
   overwrite(w.journal, before + "{\"crc\":\"0a1b2c3d\",\"rec\":{\"seq\":5,\"ty");
@@ -231,7 +231,7 @@ TEST_CASE("um fim rasgado é cortado com um aviso antes de a retomada acrescenta
 }
 
 TEST_CASE("bytes zerados no meio: a retomada para, diz a linha e o seq, e não toca no journal") {
-  World w;
+  CliWorld w;
   REQUIRE(start(w).exit_code == 0);
   std::vector<std::string> lines = split_lines(w.bytes());
   lines[2] = std::string(lines[2].size(), '\0');
@@ -251,7 +251,7 @@ TEST_CASE("bytes zerados no meio: a retomada para, diz a linha e o seq, e não t
 }
 
 TEST_CASE("crc errado num JSON válido no meio: a retomada para e não toca no journal") {
-  World w;
+  CliWorld w;
   REQUIRE(start(w).exit_code == 0);
   std::vector<std::string> lines = split_lines(w.bytes());
   const std::size_t at = lines[4].find("texto acrescentado");
@@ -272,7 +272,7 @@ TEST_CASE("crc errado num JSON válido no meio: a retomada para e não toca no j
 }
 
 TEST_CASE("um journal vazio não tem o que retomar") {
-  World w;
+  CliWorld w;
   overwrite(w.journal, "");
   const ProcessResult resumed = resume(w);
   CHECK(resumed.exit_code == 2);
@@ -286,11 +286,11 @@ TEST_CASE("o orçamento sobrevive à retomada: uma queda não zera o gasto") {
   // 2000, o read_file do passo 2 não roda (budget), com ou sem queda no meio.
   const std::vector<std::string> money{"--price-input", "1",    "--price-output", "1",
                                        "--budget-usd",  "0.002"};
-  World plain;
+  CliWorld plain;
   const ProcessResult uninterrupted = start(plain, "", "notes", money);
   CAPTURE(uninterrupted.err);
   REQUIRE(uninterrupted.exit_code == 4);
-  World w;
+  CliWorld w;
   REQUIRE(start(w, "after_reply:2", "notes", money).exit_code == 137);
   const ProcessResult resumed = resume(w, "", "notes", money);
   CAPTURE(resumed.err);
@@ -303,9 +303,9 @@ TEST_CASE("o orçamento sobrevive à retomada: uma queda não zera o gasto") {
 
 TEST_CASE("o limite de chamadas do turno sobrevive à retomada") {
   const std::vector<std::string> two{"--max-turns", "2"};
-  World plain;
+  CliWorld plain;
   REQUIRE(start(plain, "", "notes", two).exit_code == 3);
-  World w;
+  CliWorld w;
   REQUIRE(start(w, "after_result:3", "notes", two).exit_code == 137);
   const ProcessResult resumed = resume(w, "", "notes", two);
   CAPTURE(resumed.err);
@@ -315,7 +315,7 @@ TEST_CASE("o limite de chamadas do turno sobrevive à retomada") {
 }
 
 TEST_CASE("um segundo harness no mesmo journal é recusado enquanto o primeiro o segura") {
-  World w;
+  CliWorld w;
   REQUIRE(start(w, "after_intent:1").exit_code == 137);
   auto holder = hz::Journal::resume(w.journal);  // este processo segura a trava
   REQUIRE_MESSAGE(holder.ok(), hz::testing::refusal(holder));
@@ -329,7 +329,7 @@ TEST_CASE("um segundo harness no mesmo journal é recusado enquanto o primeiro o
 }
 
 TEST_CASE("configurações que contradizem o journal são recusadas, com as diferenças") {
-  World w;
+  CliWorld w;
   REQUIRE(start(w, "after_intent:1").exit_code == 137);
   const std::string before = w.bytes();
   const ProcessResult resumed =
@@ -348,7 +348,7 @@ TEST_CASE("--resume sem --journal é erro de uso, e um journal com registros ped
   CHECK(alone.err ==
         "hz-04-journal: --resume precisa de --journal ARQUIVO\nUse hz-04-journal --help para ver "
         "as opções.\n");
-  World w;
+  CliWorld w;
   REQUIRE(start(w).exit_code == 0);
   const std::string before = w.bytes();
   const ProcessResult again = start(w);
@@ -358,7 +358,7 @@ TEST_CASE("--resume sem --journal é erro de uso, e um journal com registros ped
 }
 
 TEST_CASE("um registro que o disco recusa para o turno com saída 1, e a retomada continua dali") {
-  World probe;
+  CliWorld probe;
   REQUIRE(start(probe).exit_code == 0);
   const std::vector<std::string> lines = split_lines(probe.bytes());
   // O limite de tamanho de arquivo (ulimit -f, em blocos de 512) deixa passar
@@ -366,7 +366,7 @@ TEST_CASE("um registro que o disco recusa para o turno com saída 1, e a retomad
   const std::size_t head = lines[0].size() + lines[1].size() + 2;
   const std::size_t blocks = head / 512 + 1;
   REQUIRE(blocks * 512 < head + lines[2].size() + 1);
-  World w;
+  CliWorld w;
   const ProcessResult run = hz::testing::run_program(
       {"/bin/sh", "-c", "ulimit -f " + std::to_string(blocks) + "; trap '' XFSZ; exec \"$@\"", "sh",
        hz::testing::bin_path("hz-04-journal").string(), "--scenario", scenario("notes"),

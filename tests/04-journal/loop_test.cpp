@@ -67,7 +67,7 @@ hz::Tool pages() {
   return tool;
 }
 
-json settings() { return {{"model", "modelo-teste"}, {"system_prompt", "regras"}}; }
+json loop_settings() { return {{"model", "modelo-teste"}, {"system_prompt", "regras"}}; }
 
 struct Rig {
   explicit Rig(std::string_view scenario)
@@ -97,7 +97,7 @@ Done uninterrupted(std::string_view scenario, const std::filesystem::path& path)
   auto journal = hz::Journal::create(path);
   REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   rig.config.journal = &*journal;
-  REQUIRE(journal->append(hz::start_record(settings())).ok());
+  REQUIRE(journal->append(hz::start_record(loop_settings())).ok());
   REQUIRE(journal->append(hz::user_record("corrija o teste")).ok());
   std::vector<Message> history = hz::start_conversation("regras");
   hz::add_user_message(history, "corrija o teste");

@@ -31,12 +31,7 @@ constexpr const char* kLostToolCalls =
     "o streaming terminou com finish_reason \"tool_calls\" sem nenhuma tool call; a chamada foi "
     "refeita sem streaming, e a sessão segue sem streaming";
 
-hz::ChatRequest hello() {
-  hz::ChatRequest request;
-  request.model = "hz-mock";
-  request.messages = {hz::Message::user("oi")};
-  return request;
-}
+using hz::testing::hello_request;
 
 struct Streaming {
   hz::CallOptions options;
@@ -88,7 +83,7 @@ TEST_CASE("OpenAiClient em streaming passa o texto aos pedaços e monta a respos
   auto model = ScriptedModel::from_scenario("examples/streaming");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto streamed = client.call(hello(), streaming.options);
+  auto streamed = client.call(hello_request(), streaming.options);
   REQUIRE(streamed.ok());
   CHECK(streaming.texts == std::vector<std::string>{"Vou ", "ler ", "os ", "dois ", "arquivos."});
   CHECK(streamed->message.content == "Vou ler os dois arquivos.");
@@ -99,11 +94,11 @@ TEST_CASE("OpenAiClient em streaming passa o texto aos pedaços e monta a respos
   CHECK(streamed->usage == hz::Usage{200, 45, true});
   CHECK(streamed->streamed);
   CHECK(streamed->fallback.empty());
-  CHECK(streamed->request_bytes == hz::encode_stream_request(hello()).size());
+  CHECK(streamed->request_bytes == hz::encode_stream_request(hello_request()).size());
   CHECK(streamed->response_bytes > 500);
   CHECK(client.streaming_enabled());
 
-  auto plain = client.call(hello(), {});
+  auto plain = client.call(hello_request(), {});
   REQUIRE(plain.ok());
   CHECK(plain->message.content == "Os dois arquivos estão certos; o problema é outro.");
   CHECK_FALSE(plain->streamed);
@@ -125,7 +120,7 @@ TEST_CASE("OpenAiClient em streaming lê as peculiaridades de provedores") {
      "quirks":["missing_ids","arguments_as_object"]}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE(reply.ok());
   CHECK(reply->message.tool_calls ==
         std::vector<hz::ToolCall>{{"call_0", "read_file", R"({"path":"a.txt"})"},
@@ -141,7 +136,7 @@ TEST_CASE("OpenAiClient chama de cortado o streaming que cai no meio, e marca co
     "content":"Esta resposta nunca chega inteira ao cliente."}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::connection);
   CHECK(reply.error().message == "o streaming foi cortado: a conexão caiu no meio da resposta de " +
@@ -157,7 +152,7 @@ TEST_CASE("OpenAiClient chama de cortado o streaming que termina limpo sem [DONE
   serve_sse(server, chunk(R"({"content":"meia "})") + chunk(R"({"content":"frase"})", "\"stop\""));
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::connection);
   CHECK(reply.error().message == "o streaming foi cortado: terminou sem \"data: [DONE]\"");
@@ -170,7 +165,7 @@ TEST_CASE("OpenAiClient chama de malformado o streaming com um evento que não �
   ScriptedModel model(R"({"name":"t","steps":[{"fault":"malformed"}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::malformed);
   CHECK(
@@ -186,7 +181,7 @@ TEST_CASE("OpenAiClient devolve a mensagem do provedor de um erro no meio do str
                         "data: [DONE]\n\n");
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::malformed);
   CHECK(reply.error().message == "o streaming trouxe um erro do provedor: servidor sobrecarregado");
@@ -202,7 +197,7 @@ TEST_CASE("OpenAiClient lê a linha error: do llama.cpp no streaming") {
             "\"type\":\"invalid_request_error\"}\n\n");
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().message ==
         "o streaming trouxe um erro do provedor: o pedido passa do contexto");
@@ -222,7 +217,7 @@ TEST_CASE("OpenAiClient lê SSE com CRLF, comentários e eventos partidos entre 
   serve_sse(server, body, 5);
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   INFO((reply ? std::string() : reply.error().message));
   REQUIRE(reply.ok());
   CHECK(reply->message.content == "Olá, mundo");
@@ -242,7 +237,7 @@ TEST_CASE("OpenAiClient lê como resposta comum o JSON de um servidor que ignoro
   server.start();
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE(reply.ok());
   CHECK(reply->message.content == "sem stream");
   CHECK_FALSE(reply->streamed);
@@ -268,7 +263,7 @@ TEST_CASE("OpenAiClient dá idle quando o streaming para no meio, e marca como c
   config.http.idle_timeout = std::chrono::milliseconds(150);
   hz::OpenAiClient client(config);
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::idle);
   CHECK(reply.error().message == "nenhum byte de " + server.url("/v1/chat/completions") +
@@ -294,7 +289,7 @@ TEST_CASE("OpenAiClient cancela um streaming em andamento pelo should_abort") {
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
   streaming.options.should_abort = [&streaming] { return !streaming.texts.empty(); };
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::aborted);
   CHECK(reply.error().billed);
@@ -310,7 +305,7 @@ TEST_CASE("OpenAiClient limita o tamanho do streaming como o de qualquer respost
   config.http.max_response_bytes = 4096;
   hz::OpenAiClient client(config);
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::too_large);
   CHECK(reply.error().response_bytes <= 4096);
@@ -326,20 +321,20 @@ TEST_CASE("OpenAiClient refaz sem streaming quando o servidor recusa o streaming
     {"content":"de novo","expect":{"stream":false}}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE(reply.ok());
   CHECK(reply->message.content == "sem streaming");
   CHECK(reply->fallback == kRejected);
   CHECK_FALSE(reply->streamed);
   CHECK(reply->usage == hz::Usage{4, 2, true});
-  CHECK(reply->request_bytes ==
-        hz::encode_stream_request(hello()).size() + hz::encode_request(hello()).size());
+  CHECK(reply->request_bytes == hz::encode_stream_request(hello_request()).size() +
+                                    hz::encode_request(hello_request()).size());
   CHECK(streaming.texts.empty());
   CHECK_FALSE(client.streaming_enabled());
   CHECK(client.streaming_fallback() == kRejected);
 
   // O resto da sessão vai sem streaming, e o aviso não se repete.
-  auto next = client.call(hello(), streaming.options);
+  auto next = client.call(hello_request(), streaming.options);
   REQUIRE(next.ok());
   CHECK(next->message.content == "de novo");
   CHECK(next->fallback.empty());
@@ -354,13 +349,13 @@ TEST_CASE("OpenAiClient devolve o erro e mantém o streaming quando o 400 não e
     {"content":"ok","expect":{"stream":true}}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::http);
   CHECK(reply.error().http_status == 400);
   CHECK(reply.error().message == "o provedor respondeu HTTP 400: contexto grande demais");
   CHECK(client.streaming_enabled());
-  REQUIRE(client.call(hello(), streaming.options).ok());
+  REQUIRE(client.call(hello_request(), streaming.options).ok());
   CHECK(model.failures().empty());
 }
 
@@ -371,7 +366,7 @@ TEST_CASE("OpenAiClient guarda a resposta de um streaming sem uso e segue sem st
      "expect":{"stream":false}}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE(reply.ok());
   CHECK(reply->message.content == "sem uso");
   CHECK(reply->streamed);
@@ -380,7 +375,7 @@ TEST_CASE("OpenAiClient guarda a resposta de um streaming sem uso e segue sem st
   CHECK(streaming.joined() == "sem uso");
   CHECK(client.streaming_fallback() == kNoUsage);
 
-  auto next = client.call(hello(), streaming.options);
+  auto next = client.call(hello_request(), streaming.options);
   REQUIRE(next.ok());
   CHECK(next->usage == hz::Usage{8, 2, true});
   CHECK_FALSE(next->streamed);
@@ -395,7 +390,7 @@ TEST_CASE("OpenAiClient refaz sem streaming quando o finish_reason tool_calls ve
      "usage":{"prompt_tokens":10,"completion_tokens":9},"expect":{"stream":false}}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE(reply.ok());
   CHECK(reply->message.tool_calls ==
         std::vector<hz::ToolCall>{{"c1", "read_file", R"({"path":"a"})"}});
@@ -416,7 +411,7 @@ TEST_CASE("OpenAiClient dá ao reenvio só o que sobrou do prazo da chamada") {
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
   streaming.options.timeout = std::chrono::milliseconds(400);
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::timeout);
   // "tempo esgotado (N ms) falando com ...": N é o que sobrou, não os 400 ms inteiros.
@@ -436,12 +431,12 @@ TEST_CASE("OpenAiClient marca como cobrado o reenvio que falha depois de um stre
     {"error":{"status":503,"message":"fora do ar"},"expect":{"stream":false}}]})");
   hz::OpenAiClient client(model.endpoint());
   Streaming streaming;
-  auto reply = client.call(hello(), streaming.options);
+  auto reply = client.call(hello_request(), streaming.options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().message == "o provedor respondeu HTTP 503: fora do ar");
   CHECK(reply.error().billed);
-  CHECK(reply.error().request_bytes ==
-        hz::encode_stream_request(hello()).size() + hz::encode_request(hello()).size());
+  CHECK(reply.error().request_bytes == hz::encode_stream_request(hello_request()).size() +
+                                           hz::encode_request(hello_request()).size());
   CHECK_FALSE(client.streaming_enabled());
   CHECK(model.failures().empty());
 }

@@ -17,12 +17,7 @@ using std::chrono::milliseconds;
 
 namespace {
 
-hz::ChatRequest hello() {
-  hz::ChatRequest request;
-  request.model = "hz-mock";
-  request.messages = {hz::Message::user("oi")};
-  return request;
-}
+using hz::testing::hello_request;
 
 // Um ChatModel de teste que só sabe complete().
 class FakeModel final : public hz::ChatModel {
@@ -47,7 +42,7 @@ TEST_CASE("ChatModel::call por padrão ignora as opções e chama complete") {
   options.should_abort = [] { return true; };
   options.timeout = milliseconds(0);
   hz::ChatModel& seam = model;
-  auto reply = seam.call(hello(), options);
+  auto reply = seam.call(hello_request(), options);
   REQUIRE(reply.ok());
   CHECK(reply->message.content == "eco: oi");
   CHECK_FALSE(reply->streamed);
@@ -59,7 +54,7 @@ TEST_CASE("OpenAiClient::complete conta os bytes enviados e recebidos") {
   ScriptedModel model(R"({"name":"t","steps":[
     {"content":"pronto","usage":{"prompt_tokens":12,"completion_tokens":3}}]})");
   hz::OpenAiClient client(model.endpoint());
-  const hz::ChatRequest request = hello();
+  const hz::ChatRequest request = hello_request();
   auto reply = client.complete(request);
   REQUIRE(reply.ok());
   CHECK(reply->request_bytes == hz::encode_request(request).size());
@@ -74,12 +69,12 @@ TEST_CASE("OpenAiClient::call sem stream é o mesmo pedido de complete") {
   ScriptedModel model(R"({"name":"t","steps":[
     {"content":"a","expect":{"stream":false}},{"content":"b","expect":{"stream":false}}]})");
   hz::OpenAiClient client(model.endpoint());
-  REQUIRE(client.call(hello(), {}).ok());
-  REQUIRE(client.complete(hello()).ok());
+  REQUIRE(client.call(hello_request(), {}).ok());
+  REQUIRE(client.complete(hello_request()).ok());
   const auto bodies = model.request_bodies();
   REQUIRE(bodies.size() == 2);
   CHECK(bodies[0] == bodies[1]);
-  CHECK(bodies[0] == hz::to_json(hello()));
+  CHECK(bodies[0] == hz::to_json(hello_request()));
   CHECK(model.failures().empty());
 }
 
@@ -90,7 +85,7 @@ TEST_CASE("OpenAiClient::call usa o timeout da chamada no lugar do da configura�
   hz::OpenAiClient client(config);
   hz::CallOptions options;
   options.timeout = milliseconds(150);
-  auto reply = client.call(hello(), options);
+  auto reply = client.call(hello_request(), options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::timeout);
   CHECK(reply.error().message ==
@@ -103,7 +98,7 @@ TEST_CASE("OpenAiClient::call com prazo esgotado ou cancelamento pedido não env
   hz::OpenAiClient client(model.endpoint());
   hz::CallOptions late;
   late.timeout = milliseconds(-5);
-  auto expired = client.call(hello(), late);
+  auto expired = client.call(hello_request(), late);
   REQUIRE_FALSE(expired.ok());
   CHECK(expired.error().kind == ModelError::Kind::timeout);
   CHECK(expired.error().message ==
@@ -111,7 +106,7 @@ TEST_CASE("OpenAiClient::call com prazo esgotado ou cancelamento pedido não env
 
   hz::CallOptions cancelled;
   cancelled.should_abort = [] { return true; };
-  auto aborted = client.call(hello(), cancelled);
+  auto aborted = client.call(hello_request(), cancelled);
   REQUIRE_FALSE(aborted.ok());
   CHECK(aborted.error().kind == ModelError::Kind::aborted);
   CHECK(aborted.error().message == "pedido a " + model.base_url() + "/chat/completions cancelado");
@@ -125,11 +120,11 @@ TEST_CASE("OpenAiClient::call cancela uma chamada pendurada quando should_abort 
   // Só depois que o pedido chegou ao mock: prova que a consulta se repete
   // enquanto o servidor não responde.
   options.should_abort = [&model] { return !model.requests().empty(); };
-  auto reply = client.call(hello(), options);
+  auto reply = client.call(hello_request(), options);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::aborted);
   CHECK_FALSE(reply.error().billed);
-  CHECK(reply.error().request_bytes == hz::encode_request(hello()).size());
+  CHECK(reply.error().request_bytes == hz::encode_request(hello_request()).size());
   CHECK(reply.error().response_bytes == 0);
   CHECK(model.requests().size() == 1);
 }
@@ -138,14 +133,14 @@ TEST_CASE("OpenAiClient marca como cobrado o 200 com corpo que não dá para ler
   ScriptedModel model(R"({"name":"t","steps":[{"fault":"malformed"},{"fault":"truncate_stream",
     "content":"uma resposta que chega pela metade"}]})");
   hz::OpenAiClient client(model.endpoint());
-  auto malformed = client.call(hello(), {});
+  auto malformed = client.call(hello_request(), {});
   REQUIRE_FALSE(malformed.ok());
   CHECK(malformed.error().kind == ModelError::Kind::malformed);
   CHECK(malformed.error().billed);
   CHECK(malformed.error().response_bytes > 0);
-  CHECK(malformed.error().request_bytes == hz::encode_request(hello()).size());
+  CHECK(malformed.error().request_bytes == hz::encode_request(hello_request()).size());
 
-  auto cut = client.call(hello(), {});
+  auto cut = client.call(hello_request(), {});
   REQUIRE_FALSE(cut.ok());
   CHECK(cut.error().kind == ModelError::Kind::connection);
   CHECK(cut.error().message ==
@@ -157,7 +152,7 @@ TEST_CASE("OpenAiClient marca como cobrado o 200 com corpo que não dá para ler
 TEST_CASE("OpenAiClient não marca como cobrado um erro HTTP nem uma conexão recusada") {
   ScriptedModel model(R"({"name":"t","steps":[{"error":{"status":500,"message":"caiu"}}]})");
   hz::OpenAiClient client(model.endpoint());
-  auto reply = client.call(hello(), {});
+  auto reply = client.call(hello_request(), {});
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::http);
   CHECK_FALSE(reply.error().billed);
@@ -174,7 +169,7 @@ TEST_CASE("OpenAiClient devolve too_large para uma resposta maior que o limite")
   config.base_url = server.url("/v1");
   config.http.max_response_bytes = 4096;
   hz::OpenAiClient client(config);
-  auto reply = client.call(hello(), {});
+  auto reply = client.call(hello_request(), {});
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::too_large);
   CHECK(reply.error().message == "a resposta de " + server.url("/v1/chat/completions") +

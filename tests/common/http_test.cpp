@@ -36,19 +36,14 @@ int closed_port() {
   return ntohs(address.sin_port);
 }
 
-hz::ChatRequest hello() {
-  hz::ChatRequest request;
-  request.model = "hz-mock";
-  request.messages = {hz::Message::user("oi")};
-  return request;
-}
+using hz::testing::hello_request;
 
 ModelError complete_error(const ScriptedModel& model,
                           std::optional<hz::HttpOptions> http = std::nullopt) {
   hz::EndpointConfig config = model.endpoint();
   if (http) config.http = *http;
   hz::OpenAiClient client(config);
-  auto reply = client.complete(hello());
+  auto reply = client.complete(hello_request());
   REQUIRE_FALSE(reply.ok());
   return reply.error();
 }
@@ -98,7 +93,7 @@ TEST_CASE("OpenAiClient envia o pedido codificado e lê a resposta") {
   ScriptedModel model(R"({"name":"t","steps":[
     {"content":"pronto","usage":{"prompt_tokens":12,"completion_tokens":3}}]})");
   hz::OpenAiClient client(model.endpoint());
-  const hz::ChatRequest request = hello();
+  const hz::ChatRequest request = hello_request();
   auto reply = client.complete(request);
   REQUIRE(reply.ok());
   CHECK(reply->message == hz::Message::assistant("pronto"));
@@ -116,7 +111,7 @@ TEST_CASE("OpenAiClient tolera barra final na base_url") {
   hz::EndpointConfig config = model.endpoint();
   config.base_url += "/";
   hz::OpenAiClient client(config);
-  REQUIRE(client.complete(hello()).ok());
+  REQUIRE(client.complete(hello_request()).ok());
   CHECK(model.requests()[0].path == "/v1/chat/completions");
 }
 
@@ -127,7 +122,7 @@ TEST_CASE("OpenAiClient lê as peculiaridades de provedores através do fio") {
      "finish_reason":"stop","reasoning_content":"vou olhar",
      "quirks":["missing_ids","arguments_as_object","no_usage"]}]})");
   hz::OpenAiClient client(model.endpoint());
-  auto reply = client.complete(hello());
+  auto reply = client.complete(hello_request());
   REQUIRE(reply.ok());
   CHECK(reply->message.tool_calls ==
         std::vector<hz::ToolCall>{{"call_0", "read_file", R"({"path":"a.txt"})"},
@@ -182,12 +177,12 @@ TEST_CASE("OpenAiClient não segue redirecionamento e não lê um 204 sem corpo 
   server.start();
   hz::EndpointConfig config;
   config.base_url = server.url("/v1");
-  auto moved = hz::OpenAiClient(config).complete(hello());
+  auto moved = hz::OpenAiClient(config).complete(hello_request());
   REQUIRE_FALSE(moved.ok());
   CHECK(moved.error().kind == ModelError::Kind::http);
   CHECK(moved.error().message == "o provedor respondeu HTTP 301: <html>mudou</html>");
   config.base_url = server.url("/vazio");
-  auto empty = hz::OpenAiClient(config).complete(hello());
+  auto empty = hz::OpenAiClient(config).complete(hello_request());
   REQUIRE_FALSE(empty.ok());
   CHECK(empty.error().kind == ModelError::Kind::malformed);
   CHECK(empty.error().message == "resposta do modelo veio vazia");
@@ -213,7 +208,7 @@ TEST_CASE("OpenAiClient informa conexão recusada numa porta fechada") {
   hz::EndpointConfig config;
   config.base_url = "http://127.0.0.1:" + std::to_string(closed_port()) + "/v1";
   hz::OpenAiClient client(config);
-  auto reply = client.complete(hello());
+  auto reply = client.complete(hello_request());
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::connection);
   CHECK(reply.error().message == "não foi possível conectar a " + config.base_url +
@@ -245,8 +240,8 @@ TEST_CASE("OpenAiClient devolve timeout também numa conexão reaproveitada") {
   hz::EndpointConfig config = model.endpoint();
   config.http.timeout = std::chrono::milliseconds(200);
   hz::OpenAiClient client(config);
-  REQUIRE(client.complete(hello()).ok());
-  auto reply = client.complete(hello());
+  REQUIRE(client.complete(hello_request()).ok());
+  auto reply = client.complete(hello_request());
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().kind == ModelError::Kind::timeout);
   CHECK(reply.error().message ==
@@ -327,7 +322,7 @@ TEST_CASE("OpenAiClient devolve a dica de retry-after-ms de um 429") {
   hz::EndpointConfig config;
   config.base_url = server.url("/v1");
   hz::OpenAiClient client(config);
-  auto reply = client.complete(hello());
+  auto reply = client.complete(hello_request());
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().http_status == 429);
   CHECK(reply.error().retry_after_seconds == 1.25);

@@ -91,11 +91,11 @@ TEST_CASE("http_options leva as flags de tempo ao transporte") {
 
 TEST_CASE("a tabela de preços embutida é a de etapas/support/prices.json, lida como JSON") {
   const std::string_view table = hz::stage::embedded_price_table();
-  const auto json = nlohmann::json::parse(table, nullptr, false);
-  REQUIRE(json.is_object());
-  CHECK(json.contains("comment"));
-  CHECK(json["models"]["gpt-4.1"]["input"] == "2.00");
-  CHECK(json["models"]["qwen3"]["output"] == "0");
+  const auto prices = nlohmann::json::parse(table, nullptr, false);
+  REQUIRE(prices.is_object());
+  CHECK(prices.contains("comment"));
+  CHECK(prices["models"]["gpt-4.1"]["input"] == "2.00");
+  CHECK(prices["models"]["qwen3"]["output"] == "0");
 }
 
 TEST_CASE("o chat continua depois de um turno interrompido e desmarca a flag") {

@@ -45,6 +45,11 @@ check_track() {
 cmake_minimum_required(VERSION 3.22)
 project(hz_track_check NONE)
 include(cmake/HzOptions.cmake)
+# Sem compilador não há cabeçalho pré-compilado nem lote (cmake/HzPch.cmake).
+function(hz_pch)
+endfunction()
+function(hz_unity)
+endfunction()
 hz_add_stage(01-x)
 CM
   write_core "$p/exercises/01-x"

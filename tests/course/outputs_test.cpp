@@ -32,7 +32,7 @@ std::string selection_error(const std::string& spec) {
 
 // Um capítulo com duas saídas conferidas e uma de exemplo, dentro de um bloco
 // de quatro crases, que não conta.
-const std::string kChapter =
+const std::string kOutputsChapter =
     "# Saídas\n"
     "\n"
     "<!-- output: printf 'um\\ndois\\n' -->\n"
@@ -106,7 +106,7 @@ TEST_CASE("select_lines: item inválido ou fora da saída é erro") {
 
 TEST_CASE("check_outputs: o livro em dia passa, e blocos dentro de exemplos não contam") {
   Tree t;
-  t.write("livro/01-a.md", kChapter);
+  t.write("livro/01-a.md", kOutputsChapter);
   const OutputReport r = check_outputs(t.root(), false);
   CHECK(r.problems.empty());
   CHECK(r.checked == 2);
@@ -115,7 +115,7 @@ TEST_CASE("check_outputs: o livro em dia passa, e blocos dentro de exemplos não
 
 TEST_CASE("check_outputs mostra a saída que mudou como diff e --update reescreve o bloco") {
   Tree t;
-  t.write("livro/01-a.md", replaced(kChapter, "dois\n```", "2\n```"));
+  t.write("livro/01-a.md", replaced(kOutputsChapter, "dois\n```", "2\n```"));
   const OutputReport r = check_outputs(t.root(), false);
   CHECK(r.checked == 2);
   CHECK(r.problems ==
@@ -127,7 +127,7 @@ TEST_CASE("check_outputs mostra a saída que mudou como diff e --update reescrev
   CHECK(u.problems.empty());
   CHECK(u.updated == 1);
   CHECK(u.files_updated == std::vector<std::string>{"livro/01-a.md"});
-  CHECK(t.read("livro/01-a.md") == kChapter);
+  CHECK(t.read("livro/01-a.md") == kOutputsChapter);
 }
 
 TEST_CASE("check_outputs confere também os READMEs da raiz, das etapas, do common e do mock") {
@@ -198,7 +198,7 @@ TEST_CASE("check_outputs: bloco que falta, sem fechamento e lines= fora da saíd
 
 TEST_CASE("outputs na linha de comando: --check, --update e --chapter") {
   Tree t;
-  t.write("livro/01-a.md", replaced(kChapter, "dois\n```", "2\n```"));
+  t.write("livro/01-a.md", replaced(kOutputsChapter, "dois\n```", "2\n```"));
   t.write("livro/02-b.md", "<!-- output: echo oi -->\n```\noi\n```\n");
   const auto only = run_course({"outputs", "--root", t.path(), "--chapter", "02-b.md"});
   CHECK(only.err == "");
@@ -223,7 +223,7 @@ TEST_CASE("outputs na linha de comando: --check, --update e --chapter") {
   CHECK(update.err == "");
   CHECK(update.out == "  atualizado: livro/01-a.md\n3 saídas conferidas, 1 atualizada\n");
   CHECK(update.code == 0);
-  CHECK(t.read("livro/01-a.md") == kChapter);
+  CHECK(t.read("livro/01-a.md") == kOutputsChapter);
 
   const auto both = run_course({"outputs", "--root", t.path(), "--check", "--update"});
   CHECK(both.code == 2);

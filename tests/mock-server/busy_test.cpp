@@ -16,10 +16,7 @@ using nlohmann::json;
 using test::RawConnection;
 using test::Served;
 using Clock = std::chrono::steady_clock;
-
-double elapsed_ms(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
+using test::elapsed_ms;
 
 // Espera o servidor gravar `count` pedidos, com teto (um servidor sem threads
 // livres nunca chega lá, e o teste tem que falhar, não travar).

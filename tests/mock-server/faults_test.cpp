@@ -13,10 +13,7 @@ namespace {
 using nlohmann::json;
 using test::Served;
 using Clock = std::chrono::steady_clock;
-
-double elapsed_ms(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
+using test::elapsed_ms;
 
 TEST_CASE("erro 429 tem corpo da OpenAI e Retry-After") {
   Served served(test::embedded_scenario("examples/http-errors"));

@@ -12,10 +12,7 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-double elapsed_ms(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
+using test::elapsed_ms;
 
 Scenario forever() {
   return test::scenario_from(R"({"steps": [{"content": "x", "repeat": "forever"}]})");

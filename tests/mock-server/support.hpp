@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,13 @@
 namespace hz::mock::test {
 
 using nlohmann::json;
+
+// Milissegundos de relógio de verdade desde `since` (os testes de tempo do
+// servidor medem o servidor, não um relógio injetado).
+inline double elapsed_ms(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
+      .count();
+}
 
 // Cenário a partir de texto JSON; o teste falha se o texto for inválido.
 inline Scenario scenario_from(const std::string& text) {

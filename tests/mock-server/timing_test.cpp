@@ -14,10 +14,7 @@ using nlohmann::json;
 using test::RawConnection;
 using test::Served;
 using Clock = std::chrono::steady_clock;
-
-double elapsed_ms(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
+using test::elapsed_ms;
 
 json streaming(json body = test::user_only()) {
   body["stream"] = true;

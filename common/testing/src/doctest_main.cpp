@@ -9,6 +9,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -63,11 +64,20 @@ struct HzReporter : public doctest::ConsoleReporter {
 
   void test_run_end(const doctest::TestRunStats& stats) override {
     // Só stubs: a linha de cada um já disse tudo.
-    if (stats.numTestCasesFailed > 0 && !real_failure_) return;
-    ConsoleReporter::test_run_end(stats);
+    if (stats.numTestCasesFailed == 0 || real_failure_) ConsoleReporter::test_run_end(stats);
+    if (stats.numTestCasesFailed > 0) report_core();
   }
 
  private:
+  // Numa falha, contra que núcleo o teste rodou ("exercises/02-brakes": o seu
+  // código; "solutions/02-brakes": a referência). O ctest põe HZ_TEST_CORE no
+  // ambiente de cada teste de etapa (cmake/HzTests.cmake).
+  void report_core() {
+    const char* core = std::getenv("HZ_TEST_CORE");
+    if (core == nullptr || *core == '\0') return;
+    s << "(rodou contra o núcleo de " << core << "/)\n";
+  }
+
   void report_stub(const doctest::String& message) {
     if (stubbed_) return;  // uma linha por teste, mesmo que várias asserções lancem
     stubbed_ = true;

@@ -19,6 +19,14 @@
 
 namespace hz::testing {
 
+// O menor pedido de chat: o modelo "hz-mock" e um "oi" do usuário.
+inline ChatRequest hello_request() {
+  ChatRequest request;
+  request.model = "hz-mock";
+  request.messages = {Message::user("oi")};
+  return request;
+}
+
 class ScriptedModel {
  public:
   // scenario_json: o texto de um cenário, como num arquivo de mock-server/scenarios/.
