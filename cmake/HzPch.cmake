@@ -75,13 +75,20 @@ endfunction()
 # bibliotecas de apoio): no núcleo de uma etapa, salvar um arquivo recompila
 # só ele.
 option(HZ_UNITY "Compila testes e bibliotecas de apoio em lotes (unity build)" ON)
-# 16: cada alvo do curso cabe num lote só (o maior tem 16 arquivos). Em dois
-# lotes, o mesmo alvo instanciaria os mesmos templates duas vezes.
-set(HZ_UNITY_BATCH 16 CACHE STRING "Quantos .cpp por lote no build em unidade")
+# Os testes vão num lote só por alvo (o maior tem 15 arquivos): em dois, o
+# mesmo alvo instanciaria os mesmos templates duas vezes. As bibliotecas e o
+# núcleo, em lotes de 8 (HZ_UNITY_BATCH).
+set(HZ_UNITY_BATCH 8 CACHE STRING "Quantos .cpp por lote no build em unidade (bibliotecas e núcleo)")
+set(HZ_UNITY_TEST_BATCH 16 CACHE STRING "Quantos .cpp por lote no build em unidade (testes)")
 
+# hz_unity(alvo [TESTS]): o alvo compila em lotes; TESTS, com os lotes dos testes.
 function(hz_unity target)
-  if(HZ_UNITY)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
-                                               UNITY_BUILD_BATCH_SIZE ${HZ_UNITY_BATCH})
+  if(NOT HZ_UNITY)
+    return()
   endif()
+  set(batch ${HZ_UNITY_BATCH})
+  if("TESTS" IN_LIST ARGN)
+    set(batch ${HZ_UNITY_TEST_BATCH})
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${batch})
 endfunction()

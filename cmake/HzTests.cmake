@@ -60,7 +60,7 @@ function(hz_stage_tests stage)
   target_link_libraries(${target} PRIVATE ${HZ_STAGE_CORE} hz::testing hz::doctest_main)
   hz_warnings(${target})
   hz_pch(${target} testing)
-  hz_unity(${target})
+  hz_unity(${target} TESTS)
   # Os testes de ponta a ponta rodam build/bin/hz-ETAPA.
   add_dependencies(${target} hz-${stage})
   # Testes ocultos do professor: grading/tests/ETAPA/*.cpp existe só na cópia
@@ -112,7 +112,7 @@ function(hz_earlier_stage_tests stage)
     target_link_libraries(${target} PRIVATE ${HZ_STAGE_CORE} hz::testing hz::doctest_main)
     hz_warnings(${target})
     hz_pch(${target} testing)
-    hz_unity(${target})
+    hz_unity(${target} TESTS)
     add_dependencies(hz-tests-${stage} ${target})
     hz_discover_tests(${target} LABELS ${stage} earlier-stages PREFIX "[${earlier}] "
                       EXCLUDE_FILE ${dir}/not-on-later-stages.txt STAGE ${stage}

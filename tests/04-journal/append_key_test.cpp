@@ -32,10 +32,7 @@ hz::FileSnapshot snapshot(std::uint64_t size, std::uint64_t offset, std::string 
   return file;
 }
 
-void check_replay(const Replay& replay, Replay::Kind kind, const std::string& reason) {
-  CHECK(hz::to_string(replay.kind) == hz::to_string(kind));
-  CHECK(replay.reason == reason);
-}
+using hz::check_replay;
 
 }  // namespace
 

@@ -97,6 +97,12 @@ inline std::ostream& operator<<(std::ostream& out, const std::vector<TurnToolRes
   return print_numbered(out, results, "resultado", "resultados");
 }
 
+// Confere a decisão de uma retomada: o tipo (pelo nome, numa falha) e o motivo exato.
+inline void check_replay(const Replay& replay, Replay::Kind kind, const std::string& reason) {
+  CHECK(to_string(replay.kind) == to_string(kind));
+  CHECK(replay.reason == reason);
+}
+
 }  // namespace hz
 
 namespace journal_test {

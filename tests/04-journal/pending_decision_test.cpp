@@ -29,10 +29,7 @@ hz::Intent edit(const std::string& old_text, const std::string& new_text) {
       Idempotency::check);
 }
 
-void check_replay(const Replay& replay, Replay::Kind kind, const std::string& reason) {
-  CHECK(hz::to_string(replay.kind) == hz::to_string(kind));
-  CHECK(replay.reason == reason);
-}
+using hz::check_replay;
 
 }  // namespace
 

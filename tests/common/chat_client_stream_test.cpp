@@ -72,7 +72,7 @@ hz::EndpointConfig endpoint_of(const LocalServer& server) {
   return config;
 }
 
-std::string chunk(const std::string& delta, const std::string& finish = "null") {
+std::string sse_chunk(const std::string& delta, const std::string& finish = "null") {
   return R"(data: {"choices":[{"index":0,"delta":)" + delta + R"(,"finish_reason":)" + finish +
          "}]}\n\n";
 }
@@ -149,7 +149,8 @@ TEST_CASE("OpenAiClient chama de cortado o streaming que cai no meio, e marca co
 
 TEST_CASE("OpenAiClient chama de cortado o streaming que termina limpo sem [DONE]") {
   LocalServer server;
-  serve_sse(server, chunk(R"({"content":"meia "})") + chunk(R"({"content":"frase"})", "\"stop\""));
+  serve_sse(server,
+            sse_chunk(R"({"content":"meia "})") + sse_chunk(R"({"content":"frase"})", "\"stop\""));
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
   auto reply = client.call(hello_request(), streaming.options);
@@ -176,7 +177,7 @@ TEST_CASE("OpenAiClient chama de malformado o streaming com um evento que não �
 
 TEST_CASE("OpenAiClient devolve a mensagem do provedor de um erro no meio do streaming") {
   LocalServer server;
-  serve_sse(server, chunk(R"({"content":"Começ"})") +
+  serve_sse(server, sse_chunk(R"({"content":"Começ"})") +
                         "data: {\"error\":{\"message\":\"servidor sobrecarregado\"}}\n\n"
                         "data: [DONE]\n\n");
   hz::OpenAiClient client(endpoint_of(server));
@@ -252,7 +253,7 @@ TEST_CASE("OpenAiClient dá idle quando o streaming para no meio, e marca como c
                      [&server](const httplib::Request&, httplib::Response& res) {
                        res.set_chunked_content_provider(
                            "text/event-stream", [&server](std::size_t, httplib::DataSink& sink) {
-                             const std::string first = chunk(R"({"content":"Pens"})");
+                             const std::string first = sse_chunk(R"({"content":"Pens"})");
                              sink.write(first.data(), first.size());
                              server.wait_for_stop(std::chrono::seconds(30));
                              return false;
@@ -279,7 +280,7 @@ TEST_CASE("OpenAiClient cancela um streaming em andamento pelo should_abort") {
                      [&server](const httplib::Request&, httplib::Response& res) {
                        res.set_chunked_content_provider(
                            "text/event-stream", [&server](std::size_t, httplib::DataSink& sink) {
-                             const std::string first = chunk(R"({"content":"Um"})");
+                             const std::string first = sse_chunk(R"({"content":"Um"})");
                              sink.write(first.data(), first.size());
                              server.wait_for_stop(std::chrono::seconds(30));
                              return false;
@@ -299,7 +300,7 @@ TEST_CASE("OpenAiClient cancela um streaming em andamento pelo should_abort") {
 TEST_CASE("OpenAiClient limita o tamanho do streaming como o de qualquer resposta") {
   LocalServer server;
   std::string body;
-  for (int i = 0; i < 200; ++i) body += chunk(R"({"content":"bla bla bla bla "})");
+  for (int i = 0; i < 200; ++i) body += sse_chunk(R"({"content":"bla bla bla bla "})");
   serve_sse(server, body, 512);
   hz::EndpointConfig config = endpoint_of(server);
   config.http.max_response_bytes = 4096;

@@ -368,7 +368,7 @@ std::string sse(const std::vector<std::string>& datas) {
   return body;
 }
 
-std::string chunk(const std::string& delta, const std::string& finish = "null") {
+std::string chunk_json(const std::string& delta, const std::string& finish = "null") {
   return R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":)" + delta +
          R"(,"finish_reason":)" + finish + "}]}";
 }
@@ -403,18 +403,18 @@ hz::StreamError stream_error(std::string_view body) {
 // Como a OpenAI manda: papel, raciocínio, texto, duas tool calls com os
 // argumentos em pedaços, finish_reason e o pedaço final só com o uso.
 const std::string kToolStream = sse({
-    chunk(R"({"role":"assistant","content":""})"),
-    chunk(R"({"reasoning_content":"vou "})"),
-    chunk(R"({"reasoning_content":"ler"})"),
-    chunk(R"({"content":"Vou "})"),
-    chunk(R"({"content":"ler."})"),
-    chunk(
+    chunk_json(R"({"role":"assistant","content":""})"),
+    chunk_json(R"({"reasoning_content":"vou "})"),
+    chunk_json(R"({"reasoning_content":"ler"})"),
+    chunk_json(R"({"content":"Vou "})"),
+    chunk_json(R"({"content":"ler."})"),
+    chunk_json(
         R"({"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"read_file","arguments":""}}]})"),
-    chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"pa"}}]})"),
-    chunk(
+    chunk_json(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"pa"}}]})"),
+    chunk_json(
         R"({"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"list_dir","arguments":"{}"}}]})"),
-    chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"th\":\"a.txt\"}"}}]})"),
-    chunk("{}", R"("tool_calls")"),
+    chunk_json(R"({"tool_calls":[{"index":0,"function":{"arguments":"th\":\"a.txt\"}"}}]})"),
+    chunk_json("{}", R"("tool_calls")"),
     R"({"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":12,"total_tokens":42}})",
     "[DONE]",
 });
@@ -455,7 +455,7 @@ TEST_CASE("StreamDecoder monta o mesmo com o corpo chegando byte a byte") {
 
 TEST_CASE("StreamDecoder aceita a chamada inteira num delta só") {
   const ChatReply reply = stream_ok(sse({
-      chunk(
+      chunk_json(
           R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"run_shell","arguments":"{\"command\":\"ls\"}"}},{"index":1,"id":"c2","function":{"name":"read_file","arguments":{"path":"b"}}}]})",
           R"("tool_calls")"),
       "[DONE]",
@@ -469,13 +469,13 @@ TEST_CASE("StreamDecoder aceita a chamada inteira num delta só") {
 TEST_CASE("StreamDecoder não apaga nem duplica nome e id repetidos em deltas posteriores") {
   // LM Studio repete "name": "" e "id": "" a cada delta; outros repetem o valor inteiro.
   const ChatReply reply = stream_ok(sse({
-      chunk(
+      chunk_json(
           R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_file","arguments":""}}]})"),
-      chunk(
+      chunk_json(
           R"({"tool_calls":[{"index":0,"id":"","function":{"name":"","arguments":"{\"path\""}}]})"),
-      chunk(
+      chunk_json(
           R"({"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_file","arguments":":\"a\"}"}}]})"),
-      chunk("{}", R"("tool_calls")"),
+      chunk_json("{}", R"("tool_calls")"),
       "[DONE]",
   }));
   CHECK(reply.message.tool_calls == std::vector<ToolCall>{{"c1", "read_file", R"({"path":"a"})"}});
@@ -483,10 +483,10 @@ TEST_CASE("StreamDecoder não apaga nem duplica nome e id repetidos em deltas po
 
 TEST_CASE("StreamDecoder junta nome e id que chegam em pedaços") {
   const ChatReply reply = stream_ok(sse({
-      chunk(R"({"tool_calls":[{"index":0,"id":"call_","function":{"name":"read"}}]})"),
-      chunk(R"({"tool_calls":[{"index":0,"id":"xy","function":{"name":"_file"}}]})"),
-      chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]})"),
-      chunk("{}", R"("tool_calls")"),
+      chunk_json(R"({"tool_calls":[{"index":0,"id":"call_","function":{"name":"read"}}]})"),
+      chunk_json(R"({"tool_calls":[{"index":0,"id":"xy","function":{"name":"_file"}}]})"),
+      chunk_json(R"({"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]})"),
+      chunk_json("{}", R"("tool_calls")"),
       "[DONE]",
   }));
   CHECK(reply.message.tool_calls == std::vector<ToolCall>{{"call_xy", "read_file", "{}"}});
@@ -494,10 +494,10 @@ TEST_CASE("StreamDecoder junta nome e id que chegam em pedaços") {
 
 TEST_CASE("StreamDecoder separa pelo id as chamadas que vêm sem índice") {
   const ChatReply reply = stream_ok(sse({
-      chunk(R"({"tool_calls":[{"id":"c1","function":{"name":"a","arguments":"{\"x\""}}]})"),
-      chunk(R"({"tool_calls":[{"function":{"arguments":":1}"}}]})"),
-      chunk(R"({"tool_calls":[{"id":"c2","function":{"name":"b"}}]})"),
-      chunk("{}", R"("tool_calls")"),
+      chunk_json(R"({"tool_calls":[{"id":"c1","function":{"name":"a","arguments":"{\"x\""}}]})"),
+      chunk_json(R"({"tool_calls":[{"function":{"arguments":":1}"}}]})"),
+      chunk_json(R"({"tool_calls":[{"id":"c2","function":{"name":"b"}}]})"),
+      chunk_json("{}", R"("tool_calls")"),
       "[DONE]",
   }));
   CHECK(reply.message.tool_calls ==
@@ -506,9 +506,9 @@ TEST_CASE("StreamDecoder separa pelo id as chamadas que vêm sem índice") {
 
 TEST_CASE("StreamDecoder dá ids call_<i> às chamadas sem id") {
   const ChatReply reply = stream_ok(sse({
-      chunk(R"({"tool_calls":[{"index":0,"function":{"name":"a","arguments":"{}"}}]})"),
-      chunk(R"({"tool_calls":[{"index":1,"function":{"name":"b","arguments":"{}"}}]})"),
-      chunk("{}", R"("stop")"),
+      chunk_json(R"({"tool_calls":[{"index":0,"function":{"name":"a","arguments":"{}"}}]})"),
+      chunk_json(R"({"tool_calls":[{"index":1,"function":{"name":"b","arguments":"{}"}}]})"),
+      chunk_json("{}", R"("stop")"),
       "[DONE]",
   }));
   CHECK(reply.message.tool_calls ==
@@ -518,9 +518,9 @@ TEST_CASE("StreamDecoder dá ids call_<i> às chamadas sem id") {
 
 TEST_CASE("StreamDecoder ignora o uso inválido e os pedaços de outras escolhas") {
   const ChatReply reply = stream_ok(sse({
-      chunk(R"({"content":"a"})"),
+      chunk_json(R"({"content":"a"})"),
       R"({"choices":[{"index":1,"delta":{"content":"OUTRA"},"finish_reason":null}]})",
-      chunk("{}", R"("stop")"),
+      chunk_json("{}", R"("stop")"),
       R"({"choices":[],"usage":{"prompt_tokens":-3,"completion_tokens":1}})",
       "[DONE]",
   }));
@@ -529,30 +529,32 @@ TEST_CASE("StreamDecoder ignora o uso inválido e os pedaços de outras escolhas
 }
 
 TEST_CASE("StreamDecoder chama de cortado o streaming sem [DONE] ou sem finish_reason") {
-  const hz::StreamError no_done = stream_error(sse({chunk(R"({"content":"a"})", R"("stop")")}));
+  const hz::StreamError no_done =
+      stream_error(sse({chunk_json(R"({"content":"a"})", R"("stop")")}));
   CHECK(no_done.kind == hz::StreamError::Kind::cut);
   CHECK(no_done.message == "o streaming foi cortado: terminou sem \"data: [DONE]\"");
-  const hz::StreamError no_finish = stream_error(sse({chunk(R"({"content":"a"})"), "[DONE]"}));
+  const hz::StreamError no_finish = stream_error(sse({chunk_json(R"({"content":"a"})"), "[DONE]"}));
   CHECK(no_finish.kind == hz::StreamError::Kind::cut);
   CHECK(no_finish.message == "o streaming foi cortado: terminou sem finish_reason");
   CHECK(stream_error("").kind == hz::StreamError::Kind::cut);
 }
 
 TEST_CASE("StreamDecoder aceita [DONE] com espaços em volta") {
-  CHECK(stream_ok(sse({chunk(R"({"content":"a"})", R"("stop")"), " [DONE] "})).message.content ==
-        "a");
+  CHECK(
+      stream_ok(sse({chunk_json(R"({"content":"a"})", R"("stop")"), " [DONE] "})).message.content ==
+      "a");
 }
 
 TEST_CASE("StreamDecoder devolve a mensagem do provedor quando o streaming traz um erro") {
   const hz::StreamError in_data = stream_error(
-      sse({chunk(R"({"content":"a"})"),
+      sse({chunk_json(R"({"content":"a"})"),
            R"({"error":{"message":"servidor sobrecarregado","type":"server_error"}})", "[DONE]"}));
   CHECK(in_data.kind == hz::StreamError::Kind::provider);
   CHECK(in_data.message == "o streaming trouxe um erro do provedor: servidor sobrecarregado");
 
   // llama.cpp: uma linha "error:" em vez de "data:".
   const hz::StreamError llama = stream_error(
-      "data: " + chunk(R"({"content":"a"})") +
+      "data: " + chunk_json(R"({"content":"a"})") +
       "\n\nerror: {\"code\":500,\"message\":\"contexto cheio\",\"type\":\"server_error\"}\n\n");
   CHECK(llama.kind == hz::StreamError::Kind::provider);
   CHECK(llama.message == "o streaming trouxe um erro do provedor: contexto cheio");
@@ -565,15 +567,16 @@ TEST_CASE("StreamDecoder devolve a mensagem do provedor quando o streaming traz 
 
 TEST_CASE("StreamDecoder para de entregar texto depois do primeiro erro") {
   Streamed streamed = stream_in_pieces(
-      sse({chunk(R"({"content":"a"})"), R"({"error":"x"})", chunk(R"({"content":"b"})")}), 1);
+      sse({chunk_json(R"({"content":"a"})"), R"({"error":"x"})", chunk_json(R"({"content":"b"})")}),
+      1);
   REQUIRE_FALSE(streamed.reply.ok());
   CHECK(streamed.reply.error().message == "o streaming trouxe um erro do provedor: x");
   CHECK(streamed.texts == std::vector<std::string>{"a"});
 }
 
 TEST_CASE("StreamDecoder chama de malformado um evento que não é JSON") {
-  const hz::StreamError error = stream_error(
-      sse({chunk(R"({"content":"a"})"), R"({"choices": [{"delta": {"content": "Ol)", "[DONE]"}));
+  const hz::StreamError error = stream_error(sse(
+      {chunk_json(R"({"content":"a"})"), R"({"choices": [{"delta": {"content": "Ol)", "[DONE]"}));
   CHECK(error.kind == hz::StreamError::Kind::malformed);
   CHECK(
       error.message ==
@@ -626,8 +629,8 @@ TEST_CASE("decode_reply recusa JSON aninhado fundo demais em vez de estourar a p
 
 TEST_CASE("StreamDecoder chama de malformado um evento aninhado fundo demais") {
   const hz::StreamError error = stream_error(
-      sse({chunk(R"({"tool_calls":[{"index":0,"id":"c","function":{"name":"x","arguments":)" +
-                 nested(100000) + "}}]}"),
+      sse({chunk_json(R"({"tool_calls":[{"index":0,"id":"c","function":{"name":"x","arguments":)" +
+                      nested(100000) + "}}]}"),
            "[DONE]"}));
   CHECK(error.kind == hz::StreamError::Kind::malformed);
   CHECK(error.message ==

@@ -9,7 +9,7 @@ namespace {
 using nlohmann::json;
 using test::Served;
 
-json message_of(const json& reply) { return reply["choices"][0]["message"]; }
+using test::message_of;
 
 json streamed_chunks(Served& served) {
   json body = test::user_only();

@@ -12,7 +12,7 @@ using nlohmann::json;
 using test::chat_request;
 using test::Served;
 
-json message_of(const json& reply) { return reply["choices"][0]["message"]; }
+using test::message_of;
 
 // A conversa de examples/resume depois de `answered` respostas do assistente,
 // cada uma seguida da mensagem tool com o resultado.

@@ -21,6 +21,9 @@ namespace hz::mock::test {
 
 using nlohmann::json;
 
+// A mensagem da primeira escolha de uma resposta de chat.
+inline json message_of(const json& reply) { return reply["choices"][0]["message"]; }
+
 // Milissegundos de relógio de verdade desde `since` (os testes de tempo do
 // servidor medem o servidor, não um relógio injetado).
 inline double elapsed_ms(std::chrono::steady_clock::time_point since) {
