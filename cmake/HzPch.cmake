@@ -20,7 +20,8 @@
 # (uns 14 s de CPU o do mock, com o cpp-httplib) do que poupa.
 #
 # O código continua incluindo o que usa: -DHZ_PCH=OFF compila sem nada disto,
-# e a CI faz um build assim, para um #include esquecido não passar escondido.
+# e a CI faz um build assim (o do fuzzing, fuzz/run.sh), para um #include
+# esquecido não passar escondido.
 option(HZ_PCH "Cabeçalhos pré-compilados (nlohmann/json, doctest, biblioteca padrão)" ON)
 
 set(HZ_PCH_STD <algorithm> <chrono> <cstdint> <filesystem> <functional> <map> <memory> <optional>

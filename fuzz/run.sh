@@ -47,10 +47,12 @@ configure_and_build() {
   local werror=OFF
   [[ "${HZ_WERROR:-0}" == 1 ]] && werror=ON
   # -O1 -g1: compila bem mais rápido que -O2 -g, e os relatórios ainda têm
-  # arquivo e linha.
+  # arquivo e linha. Sem cabeçalhos pré-compilados nem lotes (HZ_PCH e
+  # HZ_UNITY): é o build em que cada arquivo compila sozinho, com os #include
+  # que ele mesmo escreve (nos outros, um #include esquecido passaria).
   local config=(-S "$ROOT" -B "$BUILD" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DHZ_FUZZ=ON -DBUILD_TESTING=OFF
-    -DHZ_WERROR="$werror")
+    -DHZ_WERROR="$werror" -DHZ_PCH=OFF -DHZ_UNITY=OFF)
   show cmake "${config[@]}"
   cmake "${config[@]}" >"$BUILD/configure.log" 2>&1 || {
     cat "$BUILD/configure.log" >&2
