@@ -72,9 +72,9 @@ endfunction()
 # alvo em lotes e compila cada lote como um arquivo só. O que custa caro num
 # teste não é ler os cabeçalhos, é instanciar de novo os mesmos templates
 # (nlohmann::json, as comparações do doctest) e gerar o código deles: num lote,
-# isso acontece uma vez. Só nos alvos que o aluno não edita (testes e
-# bibliotecas de apoio): no núcleo de uma etapa, salvar um arquivo recompila
-# só ele.
+# isso acontece uma vez. Só nos alvos que o aluno não edita: testes,
+# bibliotecas de apoio e o núcleo fora da trilha de exercícios (hz_add_stage).
+# No núcleo do aluno, salvar um arquivo recompila só ele.
 option(HZ_UNITY "Compila testes e bibliotecas de apoio em lotes (unity build)" ON)
 # Os testes vão num lote só por alvo (o maior tem 15 arquivos): em dois, o
 # mesmo alvo instanciaria os mesmos templates duas vezes. As bibliotecas e o
