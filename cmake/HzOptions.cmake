@@ -101,11 +101,13 @@ function(hz_add_stage stage)
     set(core_dir "${PROJECT_SOURCE_DIR}/${track}/${stage}")
   endif()
   add_subdirectory(${core_dir} ${CMAKE_BINARY_DIR}/core/${stage})
-  # Aqui, e não no CMakeLists.txt do núcleo: esse é o do aluno, igual nas duas trilhas.
-  hz_pch(${HZ_STAGE_CORE} plain)
-  # Em lotes só onde ninguém faz os exercícios: na trilha de exercícios, salvar
-  # um arquivo do núcleo recompila só esse arquivo.
-  if(NOT track STREQUAL "exercises")
+  # Aqui, e não no CMakeLists.txt do núcleo: esse é o do aluno, igual nas duas
+  # trilhas. Em lotes só onde ninguém faz os exercícios; na trilha de
+  # exercícios, salvar um arquivo do núcleo recompila só esse arquivo, e é lá
+  # que o cabeçalho pré-compilado poupa (cada arquivo leria o nlohmann/json).
+  if(track STREQUAL "exercises" OR NOT HZ_UNITY)
+    hz_pch(${HZ_STAGE_CORE} plain)
+  else()
     hz_unity(${HZ_STAGE_CORE})
   endif()
   if(NOT track STREQUAL "solutions")

@@ -66,6 +66,10 @@ constexpr std::size_t kCompactSlack = 4096;
 
 }  // namespace
 
+std::string bytes_text(std::uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " byte" : " bytes");
+}
+
 std::string truncate_middle(std::string_view text, std::size_t max_bytes) {
   return cut_middle(text, 0, max_bytes);
 }

@@ -10,6 +10,8 @@
 #include <system_error>
 #include <utility>
 
+#include "hz/text.hpp"
+
 namespace hz {
 
 namespace fs = std::filesystem;
@@ -33,8 +35,6 @@ bool may_be_torn(LineError::Kind kind) {
 std::string where(int line, std::int64_t seq) {
   return "linha " + std::to_string(line) + " (seq esperado " + std::to_string(seq) + ")";
 }
-
-std::string bytes_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
 std::string torn_warning(int line, std::int64_t seq, const std::string& why, std::size_t cut,
                          std::int64_t last_good) {

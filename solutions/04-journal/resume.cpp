@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "crc32c.hpp"
+#include "hz/text.hpp"
 #include "policy.hpp"
 
 namespace hz {
@@ -87,10 +88,6 @@ std::optional<std::vector<std::string>> string_args(const ToolCall& call,
     values.push_back(it->get<std::string>());
   }
   return values;
-}
-
-std::string bytes_text(std::uint64_t n) {
-  return std::to_string(n) + (n == 1 ? " byte" : " bytes");
 }
 
 }  // namespace

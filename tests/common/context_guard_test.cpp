@@ -2,6 +2,7 @@
 // context_window): a estimativa, o aviso uma vez só, a janela descoberta
 // depois da primeira chamada e a leitura do que Ollama e vLLM informam.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <sstream>
 #include <string>
@@ -195,6 +196,20 @@ TEST_CASE("/api/show do Ollama: num_ctx do Modelfile e o máximo do modelo") {
       R"({"parameters":"temperature 0.6\nnum_ctx_extra 9","model_info":{"llama.context_length":131072}})");
   CHECK(plain.tokens == 0);
   CHECK(plain.model_max == 131072);
+  // A linha do num_ctx: espaços e tabs em volta, \r\n, de 1 a 9 dígitos; o resto não conta.
+  const auto tokens = [](const std::string& parameters) {
+    return hz::stage::context_from_ollama_show(nlohmann::json{{"parameters", parameters}}.dump())
+        .tokens;
+  };
+  CHECK(tokens("num_ctx 8192") == 8192);
+  CHECK(tokens("temperature 0.6\r\n\t num_ctx\t4096 \r\nstop x") == 4096);
+  CHECK(tokens("num_ctx 123456789") == 123456789);
+  CHECK(tokens("num_ctx 1234567890") == 0);
+  CHECK(tokens("num_ctx 12a") == 0);
+  CHECK(tokens("num_ctx") == 0);
+  CHECK(tokens("num_ctx8192") == 0);
+  CHECK(tokens("# num_ctx 8192") == 0);
+  CHECK(tokens("num_ctx -5\nnum_ctx 2048") == 2048);
   const auto broken = hz::stage::context_from_ollama_show("nada");
   CHECK(broken.tokens == 0);
   CHECK(broken.model_max == 0);

@@ -2,10 +2,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace hz {
+
+// "1 byte", "2 bytes": um tamanho para uma mensagem.
+std::string bytes_text(std::uint64_t n);
 
 // Se text tem mais que max_bytes, guarda o começo e o fim e põe no meio um
 // marcador "[... N bytes omitidos ...]". Nunca corta um caractere UTF-8 ao

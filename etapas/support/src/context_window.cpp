@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +44,38 @@ bool same_model(std::string_view listed, std::string_view wanted) {
 
 json parse(std::string_view body) { return json::parse(body, nullptr, false); }
 
+// A linha "num_ctx N" dos parâmetros do Modelfile (1 a 9 dígitos, espaços e
+// tabs em volta, \r\n ou \n); 0 se não houver. Um <regex> aqui custava mais
+// compilação que todo o resto deste arquivo.
+long num_ctx_line(std::string_view parameters) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  while (!parameters.empty()) {
+    const std::size_t end = parameters.find('\n');
+    std::string_view line = parameters.substr(0, end);
+    parameters = end == std::string_view::npos ? std::string_view{} : parameters.substr(end + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+    while (!line.empty() && blank(line.back())) line.remove_suffix(1);
+    constexpr std::string_view key = "num_ctx";
+    if (line.substr(0, key.size()) != key) continue;
+    line.remove_prefix(key.size());
+    if (line.empty() || !blank(line.front())) continue;
+    while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+    if (line.empty() || line.size() > 9) continue;
+    long value = 0;
+    bool digits = true;
+    for (const char c : line) {
+      if (c < '0' || c > '9') {
+        digits = false;
+        break;
+      }
+      value = value * 10 + (c - '0');
+    }
+    if (digits) return value;
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool looks_like_ollama(std::string_view base_url) {
@@ -82,10 +113,7 @@ ContextWindow context_from_ollama_show(std::string_view body) {
   const json doc = parse(body);
   if (!doc.is_object()) return window;
   if (doc.contains("parameters") && doc.at("parameters").is_string()) {
-    const std::string parameters = doc.at("parameters").get<std::string>();
-    std::smatch m;
-    static const std::regex num_ctx(R"re((^|\n)[ \t]*num_ctx[ \t]+([0-9]{1,9})[ \t]*(\r?\n|$))re");
-    if (std::regex_search(parameters, m, num_ctx)) window.tokens = std::stol(m[2].str());
+    window.tokens = num_ctx_line(doc.at("parameters").get<std::string>());
   }
   if (doc.contains("model_info") && doc.at("model_info").is_object()) {
     for (const auto& item : doc.at("model_info").items()) {
