@@ -33,7 +33,7 @@ endfunction()
 # de teste em 0,4 s, o ld padrão em 1,2 s, e todo "salvei, rodei" de um
 # exercício liga dois. -DHZ_GOLD=OFF volta ao padrão.
 option(HZ_GOLD "Liga com o gold (-fuse-ld=gold) quando ele existe" ON)
-if(HZ_GOLD)
+if(HZ_GOLD AND CMAKE_CXX_COMPILER_LOADED)
   include(CheckLinkerFlag)
   check_linker_flag(CXX -fuse-ld=gold HZ_HAS_GOLD)
   if(HZ_HAS_GOLD)
