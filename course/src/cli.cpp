@@ -10,6 +10,7 @@
 
 #include "hz/course/carry.hpp"
 #include "hz/course/catalog.hpp"
+#include "hz/course/counts.hpp"
 #include "hz/course/exercises.hpp"
 #include "hz/course/grades_csv.hpp"
 #include "hz/course/junit.hpp"
@@ -53,7 +54,11 @@ constexpr const char* kUsage =
     "      uma linha por etapa com relatório em DIR (<etapa>.xml e <etapa>.json) e o próximo "
     "passo\n"
     "  hint --root DIR --state ARQUIVO [--exercise ID | --junit-dir DIR] [--reset]\n"
-    "      a próxima dica do exercício (sem --exercise: o primeiro não feito)\n"
+    "      a próxima dica do exercício (sem --exercise: na etapa mais adiantada com resultado\n"
+    "      guardado em DIR, o primeiro exercício que não passou)\n"
+    "  counts --root DIR --tests-json ARQUIVO\n"
+    "      confere cada \"N testes\" dos documentos com o ctest (ARQUIVO: a saída de\n"
+    "      ctest --show-only=json-v1); o parágrafo nomeia o rótulo com ./hz test ROTULO\n"
     "  list --root DIR [--stage NN-nome]\n"
     "      os exercícios: id, etapa e a seção do livro, um por linha\n"
     "  carry --root DIR --to NN-nome [--reference CURSO]\n"
@@ -71,8 +76,9 @@ constexpr const char* kUsage =
     "  stages --root DIR [--check | --update] [--tree solutions|exercises]\n"
     "      confere que cada etapa só difere da anterior nos arquivos de etapas/stages.txt\n"
     "      e que livro/diffs/NN.diff é o diff de verdade (com --update, reescreve os diffs)\n"
-    "  outputs --root DIR [--check | --update] [--chapter ARQUIVO.md]\n"
-    "      roda os comandos dos blocos <!-- output: ... --> do livro e confere a saída\n"
+    "  outputs --root DIR [--check | --update] [--chapter ARQUIVO.md] [--bin DIR]\n"
+    "      roda os comandos dos blocos <!-- output: ... --> do livro e confere a saída;\n"
+    "      com --bin, o bin/ dos comandos é DIR (o build que se quer conferir)\n"
     "  grade (--junit ARQUIVO | --not-built) --stage NN-nome [--csv ARQUIVO --student NOME]\n"
     "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam;\n"
     "      --not-built: o código não compilou (0 testes); --csv acrescenta a linha\n"
@@ -458,6 +464,103 @@ int cmd_progress(const std::vector<std::string>& args, std::ostream& out, std::o
 
 // A escada de dicas. O estado (quantas dicas de cada exercício já foram
 // mostradas) fica num arquivo JSON pequeno, fora do repositório (no build).
+// O que se sabe de um exercício: se os testes dele passaram da última vez, e
+// quando (a data do relatório que disse).
+struct Evidence {
+  bool done = false;
+  fs::file_time_type when{};
+};
+
+// O relatório que ./hz test ETAPA/NOME guarda: DIR/exercicios/ETAPA_NOME.xml.
+fs::path exercise_report(const fs::path& dir, std::string id) {
+  std::replace(id.begin(), id.end(), '/', '_');
+  return dir / "exercicios" / (id + ".xml");
+}
+
+// O exercício em que o aluno está. A etapa atual é a mais adiantada com
+// algum resultado guardado (de ./hz test ETAPA ou de ./hz test EXERCÍCIO);
+// nela, o primeiro exercício que não passou no resultado mais novo. Um
+// relatório da etapa mais velho que o de um exercício não vale para ele: o
+// aluno pode ter terminado o exercício testando só ele. Etapa toda feita: o
+// primeiro exercício da seguinte. Nada guardado: o primeiro do curso. Tudo
+// feito: nenhum.
+std::optional<std::string> current_exercise(const Course& course, const fs::path& dir) {
+  std::map<std::string, Evidence> known;
+  std::size_t current = 0;
+  bool any = false;
+  const auto& stages = course.stages.stages;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const std::string& stage = stages[i].name;
+    std::error_code ec;
+    const fs::path xml = dir / (stage + ".xml");
+    if (fs::exists(xml, ec)) {
+      const Reports reports = load_reports(xml.string(), (dir / (stage + ".json")).string());
+      if (reports.error.empty()) {
+        const fs::file_time_type when = fs::last_write_time(xml, ec);
+        for (const ExerciseProgress& e :
+             stage_progress(stage, course.catalog, reports.junit, reports.labels).exercises) {
+          known[e.info->id] = Evidence{e.state == ExerciseState::done, when};
+        }
+        current = i;
+        any = true;
+      }
+    }
+    for (const ExerciseInfo* info : course.catalog.of_stage(stage)) {
+      const fs::path report = exercise_report(dir, info->id);
+      const std::optional<std::string> text = read_file(report);
+      if (!text) continue;
+      const JunitReport junit = parse_junit(*text);
+      if (!junit.error.empty()) continue;
+      const fs::file_time_type when = fs::last_write_time(report, ec);
+      const auto found = known.find(info->id);
+      if (found == known.end() || found->second.when < when) {
+        const Score s = score(junit);
+        known[info->id] = Evidence{s.total > 0 && s.passed == s.total, when};
+      }
+      current = i;
+      any = true;
+    }
+  }
+  if (!any) {
+    if (course.catalog.exercises.empty()) return std::nullopt;
+    return course.catalog.exercises.front().id;
+  }
+  for (std::size_t i = current; i < stages.size(); ++i) {
+    for (const ExerciseInfo* info : course.catalog.of_stage(stages[i].name)) {
+      const auto found = known.find(info->id);
+      if (found == known.end() || !found->second.done) return info->id;
+    }
+  }
+  return std::nullopt;
+}
+
+// hz-course counts: os números de testes dos documentos conferidos com o ctest.
+int cmd_counts(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--tests-json"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--tests-json")) return usage_error(err, "falta --tests-json ARQUIVO");
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  const std::optional<std::string> json = read_file(o.values.at("--tests-json"));
+  if (!json) return usage_error(err, "não consegui ler " + o.values.at("--tests-json"));
+  const TestLabels labels = parse_ctest_json(*json);
+  if (!labels.error.empty())
+    return usage_error(err, o.values.at("--tests-json") + ": " + labels.error);
+  int problems = 0;
+  int documents = 0;
+  for (const fs::path& doc : checked_documents(root)) {
+    const std::optional<std::string> text = read_file(doc);
+    if (!text) continue;
+    ++documents;
+    for (const CountProblem& p : check_counts(*text, display_path(root, doc), labels)) {
+      err << p.where << ": " << p.message << "\n";
+      ++problems;
+    }
+  }
+  if (problems > 0) return 1;
+  out << documents << " documentos: todo número de testes confere com o ctest\n";
+  return 0;
+}
+
 int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const Options o =
       parse_options(args, {"--root", "--exercise", "--state", "--junit-dir"}, {"--reset"});
@@ -471,21 +574,13 @@ int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostre
   }
   std::string id = o.values.count("--exercise") ? o.values.at("--exercise") : "";
   if (id.empty() && o.values.count("--junit-dir")) {
-    // O exercício em curso: o primeiro não feito, segundo os últimos relatórios.
-    const fs::path dir = o.values.at("--junit-dir");
-    for (const StageInfo& stage : course.stages.stages) {
-      const fs::path xml = dir / (stage.name + ".xml");
-      std::error_code ec;
-      if (!fs::exists(xml, ec)) continue;
-      const Reports reports = load_reports(xml.string(), (dir / (stage.name + ".json")).string());
-      if (!reports.error.empty()) continue;
-      const StageProgress progress =
-          stage_progress(stage.name, course.catalog, reports.junit, reports.labels);
-      if (const ExerciseProgress* next = progress.next()) {
-        id = next->info->id;
-        break;
-      }
+    const std::optional<std::string> current = current_exercise(course, o.values.at("--junit-dir"));
+    if (!current) {
+      out << "Todos os exercícios passam, segundo os últimos testes. ./hz hint EXERCÍCIO mostra as "
+             "dicas de um deles.\n";
+      return 0;
     }
+    id = *current;
   }
   if (id.empty() && !course.catalog.exercises.empty()) id = course.catalog.exercises.front().id;
   const ExerciseInfo* info = course.catalog.find(id);
@@ -677,14 +772,15 @@ int cmd_stages(const std::vector<std::string>& args, std::ostream& out, std::ost
 }
 
 int cmd_outputs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--chapter"}, {"--check", "--update"});
+  const Options o = parse_options(args, {"--root", "--chapter", "--bin"}, {"--check", "--update"});
   if (!o.error.empty()) return usage_error(err, o.error);
   const bool update = o.flags.count("--update") > 0;
   if (update && o.flags.count("--check"))
     return usage_error(err, "use --check ou --update, não os dois");
   const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
   const OutputReport report =
-      check_outputs(root, update, o.values.count("--chapter") ? o.values.at("--chapter") : "");
+      check_outputs(root, update, o.values.count("--chapter") ? o.values.at("--chapter") : "",
+                    o.values.count("--bin") ? o.values.at("--bin") : "");
   for (const std::string& f : report.files_updated) out << "  atualizado: " << f << "\n";
   std::string summary = plural(report.checked, "saída conferida", "saídas conferidas");
   if (update) summary += ", " + plural(report.updated, "atualizada", "atualizadas");
@@ -874,6 +970,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "progress") return cmd_progress(args, out, err);
     if (command == "report") return cmd_report(args, out, err);
     if (command == "hint") return cmd_hint(args, out, err);
+    if (command == "counts") return cmd_counts(args, out, err);
     if (command == "list") return cmd_list(args, out, err);
     if (command == "carry") return cmd_carry(args, out, err);
     if (command == "fill") return cmd_fill(args, out, err);

@@ -49,10 +49,6 @@ fs::path fresh_dir() {
   return pattern;
 }
 
-struct Fence {
-  std::size_t ticks = 0;
-};
-
 std::size_t fence_ticks(std::string_view line) {
   const std::string_view t = trim(line);
   std::size_t n = 0;
@@ -109,7 +105,24 @@ bool select_lines(const std::vector<std::string>& lines, const std::string& spec
   return true;
 }
 
-OutputReport check_outputs(const fs::path& root, bool update, const std::string& only) {
+std::string with_bin(const std::string& command, const std::string& bin) {
+  if (bin.empty()) return command;
+  std::string out;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const bool word_start =
+        i == 0 || std::string_view(" \t;|&(`\"'").find(command[i - 1]) != std::string_view::npos;
+    if (word_start && command.compare(i, 4, "bin/") == 0) {
+      out += bin + "/";
+      i += 3;
+      continue;
+    }
+    out += command[i];
+  }
+  return out;
+}
+
+OutputReport check_outputs(const fs::path& root, bool update, const std::string& only,
+                           const std::string& bin) {
   OutputReport report;
   std::vector<fs::path> chapters;
   std::error_code ec;
@@ -172,7 +185,7 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
 
       const fs::path out_dir = fresh_dir();
       const std::string captured =
-          normalize_output(capture(root, command, out_dir), out_dir.string());
+          normalize_output(capture(root, with_bin(command, bin), out_dir), out_dir.string());
       fs::remove_all(out_dir, ec);
       std::vector<std::string> produced;
       for (const std::string& l : split_keep_eol(captured)) produced.emplace_back(body(l));

@@ -254,4 +254,20 @@ TEST_CASE("um byte trocado em qualquer lugar nunca passa despercebido nem faz a 
   }
 }
 
+// Aqui, e não no exercício 1: retomar lê os registros (exercício 2) e corta o
+// fim rasgado (este), e um exercício só depende dos anteriores.
+TEST_CASE("append continua a numeração de um journal retomado") {
+  TempDir dir;
+  dir.write("conversa.jsonl", line(hz::user_record("a"), 1) + line(hz::user_record("b"), 2));
+  auto resumed = hz::Journal::resume(dir / "conversa.jsonl");
+  REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
+  const auto seq = resumed->journal.append(hz::user_record("c"));
+  REQUIRE_MESSAGE(seq.ok(), hz::testing::refusal(seq));
+  CHECK(*seq == 3);
+  CHECK(dir.read("conversa.jsonl") == line(hz::user_record("a"), 1) +
+                                          line(hz::user_record("b"), 2) +
+                                          line(hz::user_record("c"), 3));
+  CHECK(resumed->journal.syncs() == 1);
+}
+
 TEST_SUITE_END();

@@ -1,6 +1,14 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "fixture.hpp"
+
+namespace fs = std::filesystem;
 
 using hz::course::test::hint_entry;
 using hz::course::test::run_course;
@@ -177,6 +185,72 @@ TEST_CASE("hint sem --exercise: o primeiro exercício não feito nos relatórios
   const auto r = run_course(hint_args(t, {"--junit-dir", t.path("r")}));
   CHECK(r.err == "");
   CHECK(r.out.rfind("01-a/b — livro/01-a.md, \"B\"\nDica 1 de 3:", 0) == 0);
+}
+
+namespace {
+
+// Um relatório JUnit com um teste por nome: true passa, false falha.
+std::string junit_of(const std::vector<std::pair<std::string, bool>>& tests) {
+  std::string xml = "<testsuite>\n";
+  for (const auto& [name, ok] : tests) {
+    xml += "<testcase name=\"" + name + "\" status=\"" + (ok ? "run\">" : "fail\"><failure/>") +
+           "</testcase>\n";
+  }
+  return xml + "</testsuite>\n";
+}
+
+void age(const Tree& t, const std::string& rel, int seconds) {
+  const fs::path p = t.root() / rel;
+  fs::last_write_time(p, fs::last_write_time(p) - std::chrono::seconds(seconds));
+}
+
+constexpr const char* kLabels01 =
+    R"({"tests":[{"name":"a1","properties":[{"name":"LABELS","value":["01-a","01-a/a"]}]},)"
+    R"({"name":"b1","properties":[{"name":"LABELS","value":["01-a","01-a/b"]}]}]})";
+
+}  // namespace
+
+TEST_CASE("hint sem --exercise: um exercício terminado testando só ele não é mais o atual") {
+  Tree t;
+  write_course_root(t);
+  // ./hz test 01-a com b falhando; depois ./hz test 01-a/b, que passou.
+  t.write("r/01-a.xml", junit_of({{"a1", true}, {"b1", false}}));
+  t.write("r/01-a.json", kLabels01);
+  age(t, "r/01-a.xml", 60);
+  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", true}}));
+  const auto next = run_course(hint_args(t, {"--junit-dir", t.path("r")}));
+  CHECK(next.err == "");
+  CHECK(next.out.rfind("02-b/x — livro/02-b.md, \"X\"\n", 0) == 0);
+
+  // Um relatório da etapa mais novo que o do exercício vale mais que ele.
+  age(t, "r/exercicios/01-a_b.xml", 120);
+  CHECK(run_course(hint_args(t, {"--junit-dir", t.path("r")}))
+            .out.rfind("01-a/b — livro/01-a.md, \"B\"\n", 0) == 0);
+}
+
+TEST_CASE("hint sem --exercise: a etapa atual é a mais adiantada com resultado guardado") {
+  Tree t;
+  write_course_root(t);
+  // A etapa 01-a ficou com b falhando num relatório velho; o aluno já está na 02-b.
+  t.write("r/01-a.xml", junit_of({{"a1", true}, {"b1", false}}));
+  t.write("r/01-a.json", kLabels01);
+  age(t, "r/01-a.xml", 60);
+  t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", false}}));
+  CHECK(run_course(hint_args(t, {"--junit-dir", t.path("r")}))
+            .out.rfind("02-b/x — livro/02-b.md, \"X\"\n", 0) == 0);
+
+  // Tudo passando: nenhum exercício atual, e o hint diz isso sem mexer nas dicas.
+  t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", true}}));
+  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", true}}));
+  const std::string state = t.read("b/dicas.json");
+  const auto done = run_course(hint_args(t, {"--junit-dir", t.path("r")}));
+  CHECK(done.code == 0);
+  CHECK(done.err == "");
+  CHECK(
+      done.out ==
+      "Todos os exercícios passam, segundo os últimos testes. ./hz hint EXERCÍCIO mostra as dicas "
+      "de um deles.\n");
+  CHECK(t.read("b/dicas.json") == state);
 }
 
 TEST_CASE("hint com exercício desconhecido lista os que existem") {

@@ -33,7 +33,8 @@ write_core() { # write_core PASTA
   mkdir -p "$1"
   : >"$1/core.txt"
   # shellcheck disable=SC2016 # o texto literal do CMake
-  echo 'add_library(${HZ_STAGE_CORE} OBJECT core.txt)' >"$1/CMakeLists.txt"
+  printf '%s\n' 'add_library(${HZ_STAGE_CORE} OBJECT core.txt)' \
+    'set_target_properties(${HZ_STAGE_CORE} PROPERTIES LINKER_LANGUAGE NONE)' >"$1/CMakeLists.txt"
 }
 
 check_track() {

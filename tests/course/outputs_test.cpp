@@ -7,6 +7,7 @@ using hz::course::check_outputs;
 using hz::course::normalize_output;
 using hz::course::OutputReport;
 using hz::course::select_lines;
+using hz::course::with_bin;
 using hz::course::test::replaced;
 using hz::course::test::run_course;
 using hz::course::test::Tree;
@@ -228,4 +229,14 @@ TEST_CASE("outputs na linha de comando: --check, --update e --chapter") {
   const auto both = run_course({"outputs", "--root", t.path(), "--check", "--update"});
   CHECK(both.code == 2);
   CHECK(both.err == "hz-course: use --check ou --update, não os dois\nveja: hz-course help\n");
+}
+
+TEST_CASE("with_bin troca o bin/ do começo de cada palavra pela pasta do build conferido") {
+  CHECK(with_bin("bin/hz-01-loop --trace \"$HZ_OUT/bin/t.jsonl\"", "/b/x/bin") ==
+        "/b/x/bin/hz-01-loop --trace \"$HZ_OUT/bin/t.jsonl\"");
+  CHECK(with_bin("a; bin/hz-mock & (bin/hz-02-brakes) | bin/x", "B") ==
+        "a; B/hz-mock & (B/hz-02-brakes) | B/x");
+  CHECK(with_bin("echo $(bin/hz-course list) cabin/x robin/", "B") ==
+        "echo $(B/hz-course list) cabin/x robin/");
+  CHECK(with_bin("bin/hz-01-loop", "") == "bin/hz-01-loop");
 }

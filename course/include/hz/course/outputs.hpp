@@ -37,7 +37,13 @@ struct OutputReport {
 
 // Confere (ou, com update, reescreve) os blocos <!-- output: ... --> de
 // root/livro/*.md. `only` (se não vazio) limita aos arquivos com esse nome.
+// `bin` (se não vazio): a pasta dos executáveis que um "bin/" no começo de uma
+// palavra do comando quer dizer (o link bin/ da raiz segue a trilha ativa, e
+// quem confere escolhe o build).
 OutputReport check_outputs(const std::filesystem::path& root, bool update,
-                           const std::string& only = "");
+                           const std::string& only = "", const std::string& bin = "");
+
+// O comando com cada "bin/" no começo de uma palavra trocado por "BIN/".
+std::string with_bin(const std::string& command, const std::string& bin);
 
 }  // namespace hz::course
