@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Duas funções do ./hz que decidem o que é recompilado ou rodado de novo, lidas
+# Funções do ./hz que decidem o que é recompilado, rodado de novo ou achado, lidas
 # com "source hz" e testadas sem compilar nada:
 #   sync_tree              (./hz grade) deixa a pasta de correção igual à cópia
 #                          montada: arquivo igual fica com a data que tinha,
@@ -7,6 +7,9 @@
 #                          é apagado;
 #   stage_results_current  (./hz progress) o relatório guardado de uma etapa só
 #                          vale se é mais novo que os dois executáveis que ele testou.
+#   link_bin               bin/ na raiz aponta para os executáveis da trilha ativa
+#                          (os comandos do livro usam bin/hz-...);
+#   forget_other_generator uma pasta configurada com o make perde só o cache.
 # Uso: hz_functions_check.sh RAIZ
 set -euo pipefail
 
@@ -40,10 +43,10 @@ before="$(date +%s)"
 grep -qF '2 arquivo(s) novos ou mudados, 1 apagado(s)' "$tmp/sync.out" ||
   fail "esperava 2 copiados (mudou.cpp, novo.hpp) e 1 apagado: $(cat "$tmp/sync.out")"
 [[ "$(mtime "$to/a/igual.cpp")" == "$old" ]] ||
-  fail "o arquivo igual foi tocado: o make o recompilaria à toa"
+  fail "o arquivo igual foi tocado: o Ninja o recompilaria à toa"
 [[ "$(cat "$to/a/mudou.cpp")" == "do aluno novo" ]] || fail "o arquivo mudado não chegou"
 (($(mtime "$to/a/mudou.cpp") >= before)) ||
-  fail "o arquivo mudado chegou com a data antiga: o make não o recompilaria"
+  fail "o arquivo mudado chegou com a data antiga: o Ninja não o recompilaria"
 [[ "$(cat "$to/a/novo.hpp")" == "novo" ]] || fail "o arquivo novo não chegou"
 [[ ! -e "$to/velho/sobra.hpp" ]] || fail "o arquivo que só o destino tinha ficou"
 echo "ok: sync_tree copia só o que mudou, com a data de agora, e apaga o que sobra"
@@ -64,3 +67,36 @@ current && fail "o executável da etapa religado depois do relatório deveria in
 rm "$dir/bin/hz-01-x"
 current && fail "sem o executável da etapa, o relatório não vale"
 echo "ok: stage_results_current só aceita o relatório mais novo que os dois executáveis"
+
+# --- link_bin: bin/ na raiz segue a trilha ativa
+work="$tmp/curso"
+mkdir -p "$work/build/bin" "$work/build-exercises/bin"
+link() { (source "$root/hz" && cd "$work" && link_bin "$1" 2>"$tmp/link.err"); }
+link build
+[[ "$(readlink "$work/bin")" == "build/bin" ]] || fail "bin/ deveria apontar para build/bin"
+link build-exercises
+[[ "$(readlink "$work/bin")" == "build-exercises/bin" ]] ||
+  fail "bin/ deveria passar a apontar para build-exercises/bin, e não $(readlink "$work/bin")"
+[[ ! -e "$work/build/bin/bin" && ! -e "$work/build-exercises/bin/bin" ]] ||
+  fail "o link novo foi criado dentro da pasta antiga em vez de trocar o link"
+rm "$work/bin" && mkdir "$work/bin" && echo meu >"$work/bin/script"
+link build
+[[ -d "$work/bin" && ! -L "$work/bin" && "$(cat "$work/bin/script")" == meu ]] ||
+  fail "uma pasta bin/ de verdade não é do ./hz e deveria ficar como estava"
+grep -q "não é um link" "$tmp/link.err" || fail "a pasta bin/ de verdade deveria ganhar um aviso"
+echo "ok: link_bin aponta bin/ para a trilha ativa e não mexe numa pasta bin/ de verdade"
+
+# --- forget_other_generator: uma pasta do make vira do Ninja sem perder resultados
+old="$tmp/build-velho"
+mkdir -p "$old/CMakeFiles" "$old/hz-progress"
+printf 'CMAKE_GENERATOR:INTERNAL=Unix Makefiles\n' >"$old/CMakeCache.txt"
+echo guardado >"$old/hz-progress/01-x.xml"
+(source "$root/hz" && forget_other_generator "$old" 2>/dev/null)
+[[ ! -e "$old/CMakeCache.txt" && ! -e "$old/CMakeFiles" ]] ||
+  fail "o cache do make deveria sair (o cmake recusaria o Ninja)"
+[[ "$(cat "$old/hz-progress/01-x.xml")" == guardado ]] || fail "os resultados guardados sumiram"
+mkdir -p "$old/CMakeFiles"
+printf 'CMAKE_GENERATOR:INTERNAL=Ninja\n' >"$old/CMakeCache.txt"
+(source "$root/hz" && forget_other_generator "$old")
+[[ -f "$old/CMakeCache.txt" && -d "$old/CMakeFiles" ]] || fail "um cache do Ninja deveria ficar"
+echo "ok: forget_other_generator apaga só o cache de outro gerador"
