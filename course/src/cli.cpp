@@ -54,8 +54,8 @@ constexpr const char* kUsage =
     "      uma linha por etapa com relatório em DIR (<etapa>.xml e <etapa>.json) e o próximo "
     "passo\n"
     "  hint --root DIR --state ARQUIVO [--exercise ID | --junit-dir DIR] [--reset]\n"
-    "      a próxima dica do exercício (sem --exercise: na etapa mais adiantada com resultado\n"
-    "      guardado em DIR, o primeiro exercício que não passou)\n"
+    "      a próxima dica do exercício (sem --exercise: o primeiro que não passou no resultado\n"
+    "      mais novo guardado em DIR, da etapa ou dele mesmo)\n"
     "  counts --root DIR --tests-json ARQUIVO\n"
     "      confere cada \"N testes\" dos documentos com o ctest (ARQUIVO: a saída de\n"
     "      ctest --show-only=json-v1); o parágrafo nomeia o rótulo com ./hz test ROTULO\n"
@@ -477,20 +477,16 @@ fs::path exercise_report(const fs::path& dir, std::string id) {
   return dir / "exercicios" / (id + ".xml");
 }
 
-// O exercício em que o aluno está. A etapa atual é a mais adiantada com
-// algum resultado guardado (de ./hz test ETAPA ou de ./hz test EXERCÍCIO);
-// nela, o primeiro exercício que não passou no resultado mais novo. Um
-// relatório da etapa mais velho que o de um exercício não vale para ele: o
-// aluno pode ter terminado o exercício testando só ele. Etapa toda feita: o
-// primeiro exercício da seguinte. Nada guardado: o primeiro do curso. Tudo
-// feito: nenhum.
+// O exercício em que o aluno está: o primeiro, na ordem do curso, que não
+// passou no resultado guardado mais novo (de ./hz test ETAPA ou de ./hz test
+// EXERCÍCIO), ou que nunca foi testado. Um relatório da etapa mais velho que
+// o de um exercício não vale para ele: o aluno pode ter terminado o exercício
+// testando só ele. Tudo feito: nenhum.
 std::optional<std::string> current_exercise(const Course& course, const fs::path& dir) {
   std::map<std::string, Evidence> known;
-  std::size_t current = 0;
-  bool any = false;
   const auto& stages = course.stages.stages;
-  for (std::size_t i = 0; i < stages.size(); ++i) {
-    const std::string& stage = stages[i].name;
+  for (const auto& info_of_stage : stages) {
+    const std::string& stage = info_of_stage.name;
     std::error_code ec;
     const fs::path xml = dir / (stage + ".xml");
     if (fs::exists(xml, ec)) {
@@ -501,8 +497,6 @@ std::optional<std::string> current_exercise(const Course& course, const fs::path
              stage_progress(stage, course.catalog, reports.junit, reports.labels).exercises) {
           known[e.info->id] = Evidence{e.state == ExerciseState::done, when};
         }
-        current = i;
-        any = true;
       }
     }
     for (const ExerciseInfo* info : course.catalog.of_stage(stage)) {
@@ -517,16 +511,10 @@ std::optional<std::string> current_exercise(const Course& course, const fs::path
         const Score s = score(junit);
         known[info->id] = Evidence{s.total > 0 && s.passed == s.total, when};
       }
-      current = i;
-      any = true;
     }
   }
-  if (!any) {
-    if (course.catalog.exercises.empty()) return std::nullopt;
-    return course.catalog.exercises.front().id;
-  }
-  for (std::size_t i = current; i < stages.size(); ++i) {
-    for (const ExerciseInfo* info : course.catalog.of_stage(stages[i].name)) {
+  for (const auto& stage : stages) {
+    for (const ExerciseInfo* info : course.catalog.of_stage(stage.name)) {
       const auto found = known.find(info->id);
       if (found == known.end() || !found->second.done) return info->id;
     }

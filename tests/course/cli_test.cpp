@@ -228,20 +228,23 @@ TEST_CASE("hint sem --exercise: um exercício terminado testando só ele não é
             .out.rfind("01-a/b — livro/01-a.md, \"B\"\n", 0) == 0);
 }
 
-TEST_CASE("hint sem --exercise: a etapa atual é a mais adiantada com resultado guardado") {
+TEST_CASE("hint sem --exercise: o primeiro que não passou, mesmo que o aluno já esteja adiante") {
   Tree t;
   write_course_root(t);
-  // A etapa 01-a ficou com b falhando num relatório velho; o aluno já está na 02-b.
+  // A etapa 01-a ficou com b falhando; o aluno já testou 02-b/x. Sem um teste
+  // mais novo de b, ele ainda é o primeiro que falta.
   t.write("r/01-a.xml", junit_of({{"a1", true}, {"b1", false}}));
   t.write("r/01-a.json", kLabels01);
   age(t, "r/01-a.xml", 60);
   t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", false}}));
   CHECK(run_course(hint_args(t, {"--junit-dir", t.path("r")}))
+            .out.rfind("01-a/b — livro/01-a.md, \"B\"\n", 0) == 0);
+  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", true}}));
+  CHECK(run_course(hint_args(t, {"--junit-dir", t.path("r")}))
             .out.rfind("02-b/x — livro/02-b.md, \"X\"\n", 0) == 0);
 
   // Tudo passando: nenhum exercício atual, e o hint diz isso sem mexer nas dicas.
   t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", true}}));
-  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", true}}));
   const std::string state = t.read("b/dicas.json");
   const auto done = run_course(hint_args(t, {"--junit-dir", t.path("r")}));
   CHECK(done.code == 0);
