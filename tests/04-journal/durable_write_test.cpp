@@ -21,7 +21,10 @@
 #include "journal.hpp"
 
 using hz::testing::TempDir;
+using journal_test::fork_child;
 using journal_test::line;
+using journal_test::read_until_closed;
+using journal_test::tell;
 
 namespace {
 
@@ -40,11 +43,29 @@ bool fail_every_fdatasync() {
          prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter) == 0;
 }
 
-}  // namespace
+// Roda body num processo filho (os limites e filtros dele não vazam para o
+// teste) e devolve o que ele contou pelo pipe, uma linha por tell(fd, ...).
+// O filho precisa terminar com código 0.
+template <typename Body>
+std::string told_by_child(Body body) {
+  int pipe_fds[2];
+  REQUIRE(pipe(pipe_fds) == 0);
+  const pid_t child = fork_child([&] {
+    close(pipe_fds[0]);
+    body(pipe_fds[1]);
+  });
+  REQUIRE(child > 0);
+  close(pipe_fds[1]);
+  const std::string told = read_until_closed(pipe_fds[0]);
+  close(pipe_fds[0]);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  return told;
+}
 
-using journal_test::fork_child;
-using journal_test::read_until_closed;
-using journal_test::tell;
+}  // namespace
 
 TEST_SUITE_BEGIN("04-journal/durable-write");
 
@@ -72,30 +93,19 @@ TEST_CASE("uma escrita que falha no meio vira erro, some do arquivo e trava o jo
   REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   REQUIRE(journal->append(hz::user_record("primeiro")).ok());
   const std::string kept = dir.read("conversa.jsonl");
-  int pipe_fds[2];
-  REQUIRE(pipe(pipe_fds) == 0);
-  const pid_t child = fork_child([&] {
+  const std::string told = told_by_child([&](int fd) {
     // No filho: o arquivo só pode crescer mais 10 bytes. O write do próximo
     // registro grava 10 e o seguinte falha com EFBIG: uma escrita curta.
-    close(pipe_fds[0]);
     signal(SIGXFSZ, SIG_IGN);
     const rlim_t limit = static_cast<rlim_t>(kept.size() + 10);
     const rlimit cap{limit, limit};
     setrlimit(RLIMIT_FSIZE, &cap);
     const auto failed = journal->append(hz::user_record("segundo, que não cabe"));
-    tell(pipe_fds[1], failed.ok() ? "gravou" : failed.error().message);
+    tell(fd, failed.ok() ? "gravou" : failed.error().message);
     const auto refused = journal->append(hz::user_record("x"));
-    tell(pipe_fds[1], refused.ok() ? "gravou" : refused.error().message);
-    tell(pipe_fds[1], std::to_string(journal->last_seq()));
+    tell(fd, refused.ok() ? "gravou" : refused.error().message);
+    tell(fd, std::to_string(journal->last_seq()));
   });
-  REQUIRE(child > 0);
-  close(pipe_fds[1]);
-  const std::string told = read_until_closed(pipe_fds[0]);
-  close(pipe_fds[0]);
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
   const std::string error =
       "journal " + path.string() + ": a escrita do registro seq 2 falhou: File too large";
   CHECK(told == error + "\n" + error + "\n1\n");
@@ -109,12 +119,9 @@ TEST_CASE("depois de uma escrita que falhou, o journal recusa até o registro qu
   REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   REQUIRE(journal->append(hz::user_record("primeiro")).ok());
   const std::string kept = dir.read("conversa.jsonl");
-  int pipe_fds[2];
-  REQUIRE(pipe(pipe_fds) == 0);
-  const pid_t child = fork_child([&] {
+  const std::string told = told_by_child([&](int fd) {
     // No filho: o limite de tamanho só vale para a escrita que falha; depois
     // ele volta ao que era, e o registro seguinte caberia no arquivo.
-    close(pipe_fds[0]);
     signal(SIGXFSZ, SIG_IGN);
     rlimit original{};
     getrlimit(RLIMIT_FSIZE, &original);
@@ -122,20 +129,11 @@ TEST_CASE("depois de uma escrita que falhou, o journal recusa até o registro qu
     setrlimit(RLIMIT_FSIZE, &cap);
     const auto failed = journal->append(hz::user_record("segundo, que não cabe"));
     setrlimit(RLIMIT_FSIZE, &original);
-    tell(pipe_fds[1], failed.ok() ? "gravou" : failed.error().message);
+    tell(fd, failed.ok() ? "gravou" : failed.error().message);
     const auto refused = journal->append(hz::user_record("x"));
-    tell(pipe_fds[1],
-         refused.ok() ? "gravou o seq " + std::to_string(*refused) : refused.error().message);
-    tell(pipe_fds[1], std::to_string(journal->last_seq()));
+    tell(fd, refused.ok() ? "gravou o seq " + std::to_string(*refused) : refused.error().message);
+    tell(fd, std::to_string(journal->last_seq()));
   });
-  REQUIRE(child > 0);
-  close(pipe_fds[1]);
-  const std::string told = read_until_closed(pipe_fds[0]);
-  close(pipe_fds[0]);
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
   // A mesma mensagem duas vezes: a segunda é o journal travado repetindo a
   // falha, e não uma escrita nova (que, com o limite de volta, teria dado certo).
   const std::string error =
@@ -150,27 +148,17 @@ TEST_CASE("um fdatasync que falha vira erro com o motivo e trava o journal") {
   auto journal = hz::Journal::create(path);
   REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   REQUIRE(journal->append(hz::user_record("primeiro")).ok());
-  int pipe_fds[2];
-  REQUIRE(pipe(pipe_fds) == 0);
-  const pid_t child = fork_child([&] {
-    close(pipe_fds[0]);
+  const std::string told = told_by_child([&](int fd) {
     if (!fail_every_fdatasync()) {
-      tell(pipe_fds[1], "sem seccomp");
+      tell(fd, "sem seccomp");
       return;
     }
     const auto failed = journal->append(hz::user_record("segundo"));
-    tell(pipe_fds[1], failed.ok() ? "gravou" : failed.error().message);
+    tell(fd, failed.ok() ? "gravou" : failed.error().message);
     const auto refused = journal->append(hz::user_record("x"));
-    tell(pipe_fds[1], refused.ok() ? "gravou" : refused.error().message);
-    tell(pipe_fds[1], std::to_string(journal->last_seq()) + " " + std::to_string(journal->syncs()));
+    tell(fd, refused.ok() ? "gravou" : refused.error().message);
+    tell(fd, std::to_string(journal->last_seq()) + " " + std::to_string(journal->syncs()));
   });
-  REQUIRE(child > 0);
-  close(pipe_fds[1]);
-  const std::string told = read_until_closed(pipe_fds[0]);
-  close(pipe_fds[0]);
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  CHECK(WIFEXITED(status));
   if (told == "sem seccomp\n") {
     MESSAGE("o kernel não aceitou o filtro seccomp: o teste não tem como fazer o fdatasync falhar");
     return;
