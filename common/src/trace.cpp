@@ -26,10 +26,14 @@ long long integer(const json& event, const char* key) {
   return json_integer(*it).value_or(0);
 }
 
+// Um valor em dólares: fora de ±10^12 (nenhum custo real chega perto) conta
+// como ausente, porque usd() o converte para micro-dólares num long long.
 double real(const json& event, const char* key) {
+  constexpr double kMaxDollars = 1e12;
   auto it = event.find(key);
   if (it == event.end() || !it->is_number()) return 0;
-  return it->get<double>();
+  const double value = it->get<double>();
+  return std::isfinite(value) && std::fabs(value) <= kMaxDollars ? value : 0;
 }
 
 // O dump escapa os controles C0 ("\u001b"), mas deixa DEL e os C1 (U+009B

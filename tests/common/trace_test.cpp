@@ -295,6 +295,18 @@ TEST_CASE("render_human mostra 0 num número fora da faixa, em vez de convertê-
         "→ modelo: chamada 3 (0 mensagens)");
 }
 
+TEST_CASE("render_human não mostra um custo fora da faixa, em vez de convertê-lo") {
+  // Achado pelo fuzzing (fuzz/trace.cpp): "cost_usd": 1.8e20 virava micro-dólares
+  // num long long fora da faixa, e negar LLONG_MIN é comportamento indefinido.
+  CHECK(hz::render_human({{"event", "model_response"},
+                          {"tool_calls", 0},
+                          {"cost_usd", 184467440737095516150.0}}) == "← modelo: resposta em texto");
+  CHECK(hz::render_human({{"event", "model_response"}, {"tool_calls", 0}, {"cost_usd", -1e300}}) ==
+        "← modelo: resposta em texto");
+  CHECK(hz::render_human({{"event", "model_response"}, {"tool_calls", 0}, {"cost_usd", 0.0025}}) ==
+        "← modelo: resposta em texto · US$ 0.0025");
+}
+
 TEST_CASE("json_integer aceita inteiros e doubles até 2^53 e recusa o resto") {
   using hz::json_integer;
   CHECK(json_integer(json(42)) == 42);
