@@ -101,6 +101,8 @@ bool FlagParser::seen(const std::string& name) const {
   return std::find(seen_.begin(), seen_.end(), wanted) != seen_.end();
 }
 
+void FlagParser::set_epilog(std::string text) { epilog_ = std::move(text); }
+
 std::string FlagParser::usage() const {
   std::vector<std::pair<std::string, std::string>> rows;
   for (const Flag& flag : flags_) {
@@ -117,6 +119,7 @@ std::string FlagParser::usage() const {
   for (const auto& [left, help] : rows) {
     out += "  " + left + std::string(width - left.size() + 2, ' ') + help + "\n";
   }
+  if (!epilog_.empty()) out += "\n" + epilog_;
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -447,6 +448,39 @@ bool make_pipe(int fds[2]) {
 #endif
 }
 
+// Os grupos dos comandos que rodam agora (0: vaga livre), para
+// kill_running_commands. Vagas fixas de atomics: quem lê é um tratador de
+// sinal, que não pode alocar nem travar. Mais comandos ao mesmo tempo do que
+// vagas (só em testes com muitas threads) ficam sem registro.
+std::array<std::atomic<pid_t>, 16> g_running{};
+static_assert(std::atomic<pid_t>::is_always_lock_free);
+
+// A vaga de um comando em g_running, do spawn até o último SIGKILL.
+class RunningGroup {
+ public:
+  explicit RunningGroup(pid_t group) {
+    for (std::atomic<pid_t>& slot : g_running) {
+      pid_t none = 0;
+      if (slot.compare_exchange_strong(none, group)) {
+        slot_ = &slot;
+        return;
+      }
+    }
+  }
+  RunningGroup(const RunningGroup&) = delete;
+  RunningGroup& operator=(const RunningGroup&) = delete;
+  ~RunningGroup() { forget(); }
+
+  // Antes de colher o líder: depois disso o id do grupo pode ser reusado.
+  void forget() {
+    if (slot_ != nullptr) slot_->store(0);
+    slot_ = nullptr;
+  }
+
+ private:
+  std::atomic<pid_t>* slot_ = nullptr;
+};
+
 // O shell rodando, líder do próprio grupo, com stdout e stderr no pipe.
 struct ShellChild {
   pid_t pid = -1;
@@ -548,13 +582,14 @@ Ending drain(const ShellChild& child, const ShellOptions& options, MiddleTruncat
 // fazia) e SIGKILL depois de kKillGrace. O SIGKILL final vai sempre: mata os
 // filhos que ficaram em segundo plano ou que ignoram o SIGTERM. O líder só é
 // colhido depois dele, para o id do grupo não ser reusado no meio.
-int stop_group_and_reap(pid_t pid, bool exited) {
+int stop_group_and_reap(pid_t pid, bool exited, RunningGroup& running) {
   if (!exited) {
     kill(-pid, SIGTERM);
     const auto give_up = Clock::now() + kKillGrace;
     while (!has_exited(pid) && Clock::now() < give_up) poll(nullptr, 0, 5);
   }
   kill(-pid, SIGKILL);
+  running.forget();
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -614,10 +649,11 @@ ToolOutput run_shell(const Workspace& workspace, const ShellOptions& options, co
   }
   auto child = spawn_shell(*command, workspace.root().string());
   if (!child) return ToolOutput::failure(child.error());
+  RunningGroup running(child->pid);
   // Começo e fim: erros de compilador e de teste costumam estar no fim da saída.
   MiddleTruncator captured(options.max_output_bytes);
   const Ending ending = drain(*child, options, &captured);
-  const int status = stop_group_and_reap(child->pid, ending == Ending::exited);
+  const int status = stop_group_and_reap(child->pid, ending == Ending::exited, running);
   return shell_result(ending, status, captured, options);
 }
 
@@ -684,6 +720,31 @@ Tool append_file_tool(const Workspace& workspace) {
           true,
           [workspace](const json& args) { return write_file(workspace, args, true); },
           Idempotency::check};
+}
+
+void kill_running_commands() noexcept {
+  for (const std::atomic<pid_t>& slot : g_running) {
+    if (const pid_t group = slot.load(); group > 0) kill(-group, SIGKILL);
+  }
+}
+
+namespace {
+
+void die_without_commands(int signal_number) {
+  kill_running_commands();
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);  // bloqueado até o tratador voltar; então o processo morre dele
+}
+
+}  // namespace
+
+void end_commands_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = die_without_commands;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(signal_number, &action, nullptr);
 }
 
 }  // namespace hz

@@ -41,11 +41,14 @@ Message Message::tool(std::string call_id, std::string text) {
   return {Role::tool, std::move(text), {}, std::move(call_id)};
 }
 
-long Usage::total() const { return saturating_add(prompt_tokens, completion_tokens); }
+long Usage::total() const {
+  return saturating_add(saturating_add(prompt_tokens, completion_tokens), unsplit_tokens);
+}
 
 Usage& Usage::operator+=(const Usage& other) {
   prompt_tokens = saturating_add(prompt_tokens, other.prompt_tokens);
   completion_tokens = saturating_add(completion_tokens, other.completion_tokens);
+  unsplit_tokens = saturating_add(unsplit_tokens, other.unsplit_tokens);
   reported = reported || other.reported;
   estimated = estimated || other.estimated;
   return *this;
@@ -185,17 +188,38 @@ std::optional<long> token_count(const json& object, const char* key) {
   return std::nullopt;
 }
 
-// O objeto "usage". Se alguma contagem é inválida, o uso todo conta como não
-// informado: meio uso verdadeiro engana mais do que nenhum.
+// O objeto "usage". Uma contagem inválida anula tudo: meio uso verdadeiro
+// engana mais do que nenhum. Só vale como informado (reported) com as duas
+// contagens presentes e pelo menos 1 token de entrada: todo pedido cobrado tem
+// entrada, e um {} ou um 0/0 tomado como verdade faria o orçamento contar zero
+// para uma chamada paga. Sem essa divisão, um total_tokens ≥ 1 vira
+// unsplit_tokens; sem ele também, nada foi informado.
 Usage usage_of(const json& usage) {
+  auto present = [&usage](const char* key) {
+    auto it = usage.find(key);
+    return it != usage.end() && !it->is_null();
+  };
   const auto prompt = token_count(usage, "prompt_tokens");
   const auto completion = token_count(usage, "completion_tokens");
-  if (!prompt || !completion) return Usage{};
+  const auto total = token_count(usage, "total_tokens");
   Usage out;
-  out.prompt_tokens = *prompt;
-  out.completion_tokens = *completion;
-  out.reported = true;
+  if (!prompt || !completion || !total) return out;
+  if (present("prompt_tokens") && present("completion_tokens") && *prompt >= 1) {
+    out.prompt_tokens = *prompt;
+    out.completion_tokens = *completion;
+    out.reported = true;
+  } else if (*total >= 1) {
+    out.unsplit_tokens = *total;
+  }
   return out;
+}
+
+// Quanto um "usage" diz: a divisão (2), só o total (1), nada (0). Num
+// streaming, um pedaço só troca o uso por outro que diga ao menos o mesmo: um
+// {} tardio não apaga um uso bom que já veio.
+int informative(const Usage& usage) {
+  if (usage.reported) return 2;
+  return usage.unsplit_tokens > 0 ? 1 : 0;
 }
 
 // Argumentos: o texto exatamente como veio; se veio objeto (alguns
@@ -516,7 +540,9 @@ void StreamDecoder::take_chunk(const json& chunk) {
     return;
   }
   if (auto usage = chunk.find("usage"); usage != chunk.end() && usage->is_object()) {
-    reply_.usage = usage_of(*usage);
+    if (Usage next = usage_of(*usage); informative(next) >= informative(reply_.usage)) {
+      reply_.usage = next;
+    }
   }
   auto choices = chunk.find("choices");
   if (choices == chunk.end() || !choices->is_array()) return;

@@ -53,6 +53,12 @@ int run(int argc, char** argv) {
       "(padrão: " +
       std::to_string(max_tool_output) + ")";
   parser.add_int("max-tool-output", &max_tool_output, cut_help, "BYTES");
+  // Os códigos do --help saem do próprio outcome.hpp: não há como divergirem.
+  auto code_of = [](hz::Outcome outcome) {
+    return hz::stage::OutcomeCode{std::string(hz::to_string(outcome)), hz::exit_code(outcome)};
+  };
+  parser.set_epilog(hz::stage::exit_codes_help(
+      {code_of(hz::Outcome::success), code_of(hz::Outcome::max_turns)}, false));
   auto help = parser.parse(argc, argv);
   if (!help) return usage_error(help.error().message);
   if (*help) {
@@ -87,6 +93,10 @@ int run(int argc, char** argv) {
       return hz::stage::ask_permission(std::cin, std::cerr, tool.schema.name, args);
     };
   }
+  // A etapa 01 não trata sinais: Ctrl-C, SIGTERM e SIGHUP a matam. Antes de
+  // morrer, ela mata o comando que o run_shell roda (ele vive num grupo
+  // próprio, que o sinal do terminal não alcança).
+  hz::end_commands_on_signals();
   const hz::ToolBox tools(hz::basic_tools(hz::Workspace(session->workspace)), approver,
                           static_cast<std::size_t>(max_tool_output));
   const hz::LoopConfig config{session->model_name, flags.max_turns};

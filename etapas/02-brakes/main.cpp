@@ -8,11 +8,12 @@
 // (--no-stream desliga) e Ctrl-C, que interrompe o turno e mantém a conversa.
 //
 // stdout: só as respostas finais (num terminal, a resposta aparece enquanto
-// chega). stderr: o trace humano, as perguntas e os avisos. Código de saída:
-// o do desfecho do último turno (success 0, max_turns 3, budget 4, timeout 5,
-// provider_error 6, cancelled 130), 2 para erro de uso, 1 para erro de
-// ambiente (inclusive uma resposta que não pôde ser escrita no stdout ou um
-// --trace que ficou incompleto).
+// chega). stderr: o trace humano, as perguntas e os avisos. Código de saída: o
+// do desfecho do último turno (success 0, max_turns 3, budget 4, timeout 5,
+// provider_error 6, cancelled 128 + o sinal: 130 no Ctrl-C, 143 no SIGTERM, 129
+// no SIGHUP), 2 para erro de uso, 1 para erro de ambiente (inclusive uma
+// resposta que não pôde ser escrita no stdout ou um --trace que ficou
+// incompleto).
 #include <unistd.h>
 
 #include <cstddef>
@@ -71,6 +72,14 @@ int run(int argc, char** argv) {
       "(padrão: " +
       std::to_string(max_tool_output) + ")";
   parser.add_int("max-tool-output", &max_tool_output, cut_help, "BYTES");
+  // Os códigos do --help saem do próprio outcome.hpp: não há como divergirem.
+  auto code_of = [](hz::Outcome outcome) {
+    return hz::stage::OutcomeCode{std::string(hz::to_string(outcome)), hz::exit_code(outcome)};
+  };
+  parser.set_epilog(hz::stage::exit_codes_help(
+      {code_of(hz::Outcome::success), code_of(hz::Outcome::max_turns), code_of(hz::Outcome::budget),
+       code_of(hz::Outcome::timeout), code_of(hz::Outcome::provider_error)},
+      true));
   auto help = parser.parse(argc, argv);
   if (!help) return usage_error(help.error().message);
   if (*help) {
@@ -94,7 +103,7 @@ int run(int argc, char** argv) {
   }
   const bool color = hz::wants_color(2);
 
-  // O Ctrl-C só marca a flag; quem a lê é o loop, o transporte e o run_shell.
+  // Ctrl-C, SIGTERM e SIGHUP só marcam a flag; quem a lê é o loop, o transporte e o run_shell.
   hz::stage::install_interrupt_handler();
   std::atomic<bool>& cancel = hz::stage::interrupt_flag();
   hz::SystemClock clock(&cancel);
@@ -138,9 +147,9 @@ int run(int argc, char** argv) {
       answer_lost = true;
     }
     hz::stage::show_spent(std::cerr, budget, *limits, color);
-    if (chat && result.outcome == hz::Outcome::cancelled)
-      hz::stage::say_chat_goes_on(std::cerr, color);
-    return hz::exit_code(result.outcome);
+    if (result.outcome != hz::Outcome::cancelled) return hz::exit_code(result.outcome);
+    if (chat && hz::stage::chat_goes_on()) hz::stage::say_chat_goes_on(std::cerr, color);
+    return hz::stage::cancelled_exit_code();  // 128 + o sinal: 130, 143 ou 129
   };
 
   int code = 0;

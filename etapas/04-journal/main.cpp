@@ -16,11 +16,12 @@
 // desfecho journal, mensagem com o nome do arquivo e saída 1.
 //
 // stdout: só as respostas finais (num terminal, a resposta aparece enquanto
-// chega). stderr: o trace humano, as perguntas e os avisos. Código de saída:
-// o do desfecho do último turno (success 0, max_turns 3, budget 4, timeout 5,
-// provider_error 6, repetition 7, cancelled 130, journal 1), 2 para erro de
-// uso (e para um journal que não pode ser retomado), 1 para erro de ambiente (inclusive uma
-// resposta que não pôde ser escrita no stdout ou um --trace que ficou incompleto).
+// chega). stderr: o trace humano, as perguntas e os avisos. Código de saída: o
+// do desfecho do último turno (success 0, max_turns 3, budget 4, timeout 5,
+// provider_error 6, repetition 7, cancelled 128 + o sinal: 130 no Ctrl-C, 143
+// no SIGTERM, 129 no SIGHUP, journal 1), 2 para erro de uso (e para um journal
+// que não pode ser retomado), 1 para erro de ambiente (inclusive uma resposta
+// que não pôde ser escrita no stdout ou um --trace que ficou incompleto).
 #include <unistd.h>
 
 #include <cstddef>
@@ -154,6 +155,15 @@ int run(int argc, char** argv) {
   parser.add_bool("resume", &resume,
                   "continua a conversa do --journal: o histórico, o gasto, as chamadas do turno e "
                   "a pasta de trabalho gravados; as outras configurações precisam ser as mesmas");
+  // Os códigos do --help saem do próprio outcome.hpp: não há como divergirem.
+  auto code_of = [](hz::Outcome outcome) {
+    return hz::stage::OutcomeCode{std::string(hz::to_string(outcome)), hz::exit_code(outcome)};
+  };
+  parser.set_epilog(hz::stage::exit_codes_help(
+      {code_of(hz::Outcome::success), code_of(hz::Outcome::max_turns), code_of(hz::Outcome::budget),
+       code_of(hz::Outcome::timeout), code_of(hz::Outcome::provider_error),
+       code_of(hz::Outcome::repetition), code_of(hz::Outcome::journal)},
+      true));
   auto help = parser.parse(argc, argv);
   if (!help) return usage_error(help.error().message);
   if (*help) {
@@ -199,7 +209,7 @@ int run(int argc, char** argv) {
   }
   const bool color = hz::wants_color(2);
 
-  // O Ctrl-C só marca a flag; quem a lê é o loop, o transporte e o run_shell.
+  // Ctrl-C, SIGTERM e SIGHUP só marcam a flag; quem a lê é o loop, o transporte e o run_shell.
   hz::stage::install_interrupt_handler();
   std::atomic<bool>& cancel = hz::stage::interrupt_flag();
   hz::SystemClock clock(&cancel);
@@ -277,9 +287,9 @@ int run(int argc, char** argv) {
       journal_failed = true;
     }
     hz::stage::show_spent(std::cerr, budget, *limits, color);
-    if (chat && result.outcome == hz::Outcome::cancelled)
-      hz::stage::say_chat_goes_on(std::cerr, color);
-    return hz::exit_code(result.outcome);
+    if (result.outcome != hz::Outcome::cancelled) return hz::exit_code(result.outcome);
+    if (chat && hz::stage::chat_goes_on()) hz::stage::say_chat_goes_on(std::cerr, color);
+    return hz::stage::cancelled_exit_code();  // 128 + o sinal: 130, 143 ou 129
   };
   auto one_turn = [&](const std::string& text) {
     // Depois de uma falha, o journal recusa tudo: nenhum turno novo sem registro.

@@ -37,9 +37,15 @@ json chunk(const ReplyContext& context, json delta, const json& finish_reason, b
 std::string event(const json& body) { return "data: " + dump(body) + "\n\n"; }
 
 json usage_json(const ScriptedUsage& usage) {
-  return {{"prompt_tokens", usage.prompt_tokens},
-          {"completion_tokens", usage.completion_tokens},
-          {"total_tokens", usage.prompt_tokens + usage.completion_tokens}};
+  json out = json::object();
+  if (usage.prompt_tokens) out["prompt_tokens"] = *usage.prompt_tokens;
+  if (usage.completion_tokens) out["completion_tokens"] = *usage.completion_tokens;
+  if (usage.total_tokens) {
+    out["total_tokens"] = *usage.total_tokens;
+  } else if (usage.prompt_tokens && usage.completion_tokens) {
+    out["total_tokens"] = *usage.prompt_tokens + *usage.completion_tokens;
+  }
+  return out;
 }
 
 bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U; }

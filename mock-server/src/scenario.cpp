@@ -288,21 +288,22 @@ std::optional<Error> read_step(const json& value, const Quirks& scenario_quirks,
   }
   if (auto it = value.find("usage"); it != value.end()) {
     if (!it->is_object()) return where.fail("usage", "esperava um objeto");
-    if (auto e = reject_unknown(*it, {"prompt_tokens", "completion_tokens"}, where, "usage.")) {
+    if (auto e = reject_unknown(*it, {"prompt_tokens", "completion_tokens", "total_tokens"}, where,
+                                "usage.")) {
       return e;
     }
     ScriptedUsage usage;
-    if (auto p = it->find("prompt_tokens"); p != it->end()) {
+    for (auto [key, slot] : {std::pair{"prompt_tokens", &usage.prompt_tokens},
+                             std::pair{"completion_tokens", &usage.completion_tokens},
+                             std::pair{"total_tokens", &usage.total_tokens}}) {
+      auto field = it->find(key);
+      if (field == it->end()) continue;
+      long count = 0;
       if (auto e =
-              read_bounded(*p, "usage.prompt_tokens", 0, kMaxTokens, &usage.prompt_tokens, where)) {
+              read_bounded(*field, std::string("usage.") + key, 0, kMaxTokens, &count, where)) {
         return e;
       }
-    }
-    if (auto c = it->find("completion_tokens"); c != it->end()) {
-      if (auto e = read_bounded(*c, "usage.completion_tokens", 0, kMaxTokens,
-                                &usage.completion_tokens, where)) {
-        return e;
-      }
+      *slot = count;
     }
     step->usage = usage;
   }

@@ -98,8 +98,9 @@ CallOptions call_options(const LoopConfig& config,
 // UMA tentativa: envia o histórico inteiro e os schemas das ferramentas com
 // `options`, entre os eventos model_request {turn, messages, tools} e
 // model_response {turn, tool_calls, finish_reason, usage {prompt_tokens,
-// completion_tokens}, cost_usd, estimated}. Resposta sem uso informado volta
-// com a estimativa por bytes (estimate_usage), que o custo usa. Se o cliente
+// completion_tokens}, cost_usd, estimated}. A resposta volta com o uso que a
+// conta paga (billable_usage: o informado, o total pelo preço mais caro ou a
+// estimativa pelos bytes), e é por ele o custo. Se o cliente
 // mudou de caminho (ChatReply::fallback não vazio), emite antes
 // stream_fallback {turn, reason}. Lança ProviderFailure se a chamada falhar
 // (sem emitir model_response).

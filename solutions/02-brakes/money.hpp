@@ -56,6 +56,16 @@ Micros call_cost(const Usage& usage, const Prices& prices);
 Usage estimate_usage(std::size_t request_bytes, std::size_t response_bytes);
 // end-listing: estimate-usage
 
+// listing: billable-usage
+// O uso que a conta paga, a partir do que a resposta trouxe: os números do
+// provedor, se ele mandou a divisão (reported); só o total (unsplit_tokens):
+// todos no lado de preço mais caro, para nunca contar menos do que foi gasto,
+// marcado estimated; nada que sirva ({}, 0/0, contagem inválida, sem "usage"):
+// estimate_usage dos bytes.
+Usage billable_usage(const Usage& sent, std::size_t request_bytes, std::size_t response_bytes,
+                     const Prices& prices);
+// end-listing: billable-usage
+
 // "2.50" → 2500000. Só dígitos, com ponto e no máximo 6 casas decimais; até
 // US$ 1.000.000.000. Sem sinal, sem vírgula, sem expoente: o Error diz o que
 // está errado (em português).

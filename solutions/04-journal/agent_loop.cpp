@@ -246,10 +246,9 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
   if (!reply->fallback.empty()) {
     trace.emit({{"event", "stream_fallback"}, {"turn", turn}, {"reason", reply->fallback}});
   }
-  // Sem "usage", o provedor cobrou do mesmo jeito: vale a estimativa pelos bytes.
-  if (!reply->usage.reported) {
-    reply->usage = estimate_usage(reply->request_bytes, reply->response_bytes);
-  }
+  // Sem um "usage" que sirva, o provedor cobrou do mesmo jeito: billable_usage estima.
+  reply->usage =
+      billable_usage(reply->usage, reply->request_bytes, reply->response_bytes, config.prices);
   trace.emit({{"event", "model_response"},
               {"turn", turn},
               {"tool_calls", reply->message.tool_calls.size()},

@@ -44,6 +44,22 @@ Usage estimate_usage(std::size_t request_bytes, std::size_t response_bytes) {
 }
 // end-listing: estimate-usage
 
+// listing: billable-usage
+Usage billable_usage(const Usage& sent, std::size_t request_bytes, std::size_t response_bytes,
+                     const Prices& prices) {
+  if (sent.reported) return sent;
+  if (sent.unsplit_tokens <= 0) return estimate_usage(request_bytes, response_bytes);
+  Usage usage;
+  if (prices.output_per_million >= prices.input_per_million) {
+    usage.completion_tokens = sent.unsplit_tokens;
+  } else {
+    usage.prompt_tokens = sent.unsplit_tokens;
+  }
+  usage.estimated = true;
+  return usage;
+}
+// end-listing: billable-usage
+
 Result<Micros> parse_usd(std::string_view text) {
   auto bad = [text](const std::string& why) {
     return Error{"\"" + std::string(text) + "\" não é um valor em dólares: " + why};

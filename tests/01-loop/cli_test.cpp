@@ -396,6 +396,46 @@ TEST_CASE("--help mostra as flags e sai com 0") {
   CHECK(contains(result.out, "padrão: 20"));
 }
 
+TEST_CASE("--help diz que os sinais matam a etapa depois de encerrar o comando") {
+  const auto result = run_stage({"--help"});
+  CHECK(result.exit_code == 0);
+  CHECK(contains(result.out,
+                 "códigos de saída:\n  0 success · 3 max_turns\n  Ctrl-C, SIGTERM e SIGHUP: o "
+                 "comando em curso é encerrado e o programa morre do\n    sinal (o shell mostra "
+                 "130, 143 ou 129).\n"));
+}
+
+TEST_CASE("SIGTERM, SIGHUP e Ctrl-C matam a etapa 01 sem deixar o comando rodando") {
+  // O comando põe um filho em segundo plano (do grupo dele) e espera: o sinal
+  // chega ao harness, e o filho, num grupo próprio, só morre se o harness o matar.
+  for (const auto& [signal, code] :
+       {std::pair{"TERM", 143}, std::pair{"HUP", 129}, std::pair{"INT", 130}}) {
+    CAPTURE(signal);
+    const TempDir dir;
+    ScriptedModel model(R"({"name": "lento", "steps": [
+      {"tool_calls": [{"name": "run_shell",
+                       "arguments": {"command": "sleep 30 & echo $! > pid; wait"}}]}]})");
+    const std::string pid = (dir / "pid").string();
+    std::string script = "'" + hz::testing::bin_path("hz-01-loop").string() + "' --base-url '" +
+                         model.base_url() + "' --model m --yes --prompt rode --workspace '" +
+                         dir.path().string() + "' </dev/null >/dev/null 2>'" +
+                         (dir / "err").string() + "' & harness=$!\n";
+    script += "i=0; until [ -s '" + pid + "' ] || ! kill -0 $harness 2>/dev/null; do ";
+    script += "sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n";
+    script += "kill -" + std::string(signal) + " $harness; wait $harness; echo \"código: $?\"\n";
+    // Um zumbi (estado Z em /proc) já morreu: só espera quem o colha.
+    script += "state=$(cut -d' ' -f3 /proc/\"$(cat '" + pid + "')\"/stat 2>/dev/null)\n";
+    script += "case \"$state\" in ''|Z) echo 'filho: encerrado' ;; *) echo 'filho: vivo'; ";
+    script += "kill -9 \"$(cat '" + pid + "')\" ;; esac\n";
+    script += "cat '" + (dir / "err").string() + "' >&2\n";
+    const auto result = hz::testing::run_program({"/bin/sh", "-c", script}, "",
+                                                 {"OPENAI_BASE_URL=", "OPENAI_API_KEY="});
+    hz::testing::throw_if_stubbed(result);
+    CAPTURE(result.err);
+    CHECK(result.out == "código: " + std::to_string(code) + "\nfilho: encerrado\n");
+  }
+}
+
 // ---- o que chega ao terminal e o que se perde na saída ------------------------
 
 namespace {

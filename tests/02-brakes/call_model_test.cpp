@@ -132,6 +132,39 @@ TEST_CASE("resposta sem uso informado volta com a estimativa pelos bytes, marcad
   CHECK(events[1]["cost_usd"] == hz::to_usd(hz::call_cost(expected, rig.config.prices)));
 }
 
+TEST_CASE("usage vazio ou zerado: a resposta volta com a estimativa pelos bytes, marcada") {
+  for (const char* usage : {"{}", R"({"prompt_tokens": 0, "completion_tokens": 0})"}) {
+    CAPTURE(usage);
+    Rig rig(std::string(R"({"name": "uso-vazio", "steps": [{"content": "pronto", "usage": )") +
+            usage + "}]}");
+    rig.config.prices = prices("2.50", "10.00");
+    const hz::ChatReply reply = rig.call();
+    const hz::Usage expected = hz::estimate_usage(reply.request_bytes, reply.response_bytes);
+    CHECK(reply.usage == expected);
+    const auto events = rig.recorded.events();
+    REQUIRE(events.size() == 2);
+    CHECK(events[1]["estimated"] == true);
+    CHECK(events[1]["cost_usd"] == hz::to_usd(hz::call_cost(expected, rig.config.prices)));
+    CHECK(events[1]["cost_usd"].get<double>() > 0);
+  }
+}
+
+TEST_CASE("só total_tokens: todos os tokens pelo preço mais caro, marcados estimados") {
+  Rig rig(R"({"name": "so-total", "steps": [{"content": "pronto",
+    "usage": {"total_tokens": 1000}}]})");
+  rig.config.prices = prices("2.50", "10.00");
+  const hz::ChatReply reply = rig.call();
+  CHECK(reply.usage == hz::Usage{0, 1000, false, true});
+  const std::vector<json> expected{
+      {{"event", "model_request"}, {"turn", 1}, {"messages", 2}, {"tools", 1}},
+      {{"event", "model_response"},
+       {"turn", 1},
+       {"usage", {{"prompt_tokens", 0}, {"completion_tokens", 1000}}},
+       {"cost_usd", 0.01},
+       {"estimated", true}}};
+  CHECK(event_difference(rig.recorded.events(), expected) == "iguais");
+}
+
 TEST_CASE("quando o cliente desiste do streaming, o trace diz por quê") {
   Rig rig(R"({"name": "recusa", "quirks": ["reject_stream_options"], "steps": [
     {"content": "sem streaming", "usage": {"prompt_tokens": 5, "completion_tokens": 2}}]})");

@@ -30,6 +30,13 @@ ProcessResult run_stage(std::vector<std::string> args, const std::string& stdin_
   return hz::testing::run_program(args, stdin_text, kCleanEnv);
 }
 
+// A linha "■ desfecho: ..." de um stderr (vazia se não houver).
+std::string outcome_line(const std::string& err) {
+  const std::size_t start = err.find("■ desfecho:");
+  if (start == std::string::npos) return "";
+  return err.substr(start, err.find('\n', start) - start);
+}
+
 // A última linha não vazia de um texto.
 std::string last_line(const std::string& text) {
   std::size_t end = text.find_last_not_of('\n');
@@ -39,23 +46,53 @@ std::string last_line(const std::string& text) {
                      end - (start == std::string::npos ? 0 : start + 1) + 1);
 }
 
-// Roda hz-02-brakes num shell, manda SIGINT assim que o stderr mostrar
-// `marker` e devolve o stderr seguido de "código: N". O stdin vem de
-// `input` (um arquivo); o shell espera o marcador olhando o arquivo a cada
+// Roda hz-02-brakes num shell e manda o sinal `signal` (INT, TERM, HUP),
+// `times` vezes seguidas, assim que a condição de shell `ready` valer. Devolve
+// o stderr, seguido de "código: N" e do que `after` (shell, depois do wait)
+// imprimir. O stdin vem de `input` (um arquivo); o shell olha `ready` a cada
 // 20 ms, por no máximo 10 s, ou até o processo sair sozinho (um stub).
-ProcessResult interrupt_when(const std::vector<std::string>& args, const std::string& marker,
-                             const std::string& input, const TempDir& dir) {
+ProcessResult signal_when(const std::vector<std::string>& args, const std::string& signal,
+                          const std::string& ready, const std::string& input, const TempDir& dir,
+                          int times = 1, const std::string& after = "") {
   std::string command = "'" + hz::testing::bin_path("hz-02-brakes").string() + "'";
   for (const std::string& arg : args) command += " '" + arg + "'";
   const std::string err = (dir / "err.txt").string();
   const std::string in = dir.write("in.txt", input).string();
   const std::string out = (dir / "out.txt").string();
   std::string script = command + " <'" + in + "' >'" + out + "' 2>'" + err + "' & pid=$!\n";
-  script += "i=0; until grep -q '" + marker + "' '" + err + "' || ! kill -0 $pid 2>/dev/null; do ";
+  script += "i=0; until " + ready + " || ! kill -0 $pid 2>/dev/null; do ";
   script += "sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n";
-  script += "kill -INT $pid; wait $pid; code=$?\n";
-  script += "cat '" + err + "'; echo \"código: $code\"\n";
+  for (int i = 0; i < times; ++i) script += "kill -" + signal + " $pid\n";
+  script += "wait $pid; code=$?\n";
+  script += "cat '" + err + "'; echo \"código: $code\"\n" + after;
   return hz::testing::run_program({"/bin/sh", "-c", script}, "", kCleanEnv);
+}
+
+// SIGINT assim que o stderr mostrar `marker`.
+ProcessResult interrupt_when(const std::vector<std::string>& args, const std::string& marker,
+                             const std::string& input, const TempDir& dir) {
+  return signal_when(args, "INT", "grep -q '" + marker + "' '" + (dir / "err.txt").string() + "'",
+                     input, dir);
+}
+
+// Um modelo que pede um run_shell demorado: o comando guarda o pid de um
+// filho em segundo plano (do mesmo grupo) em `pid` e espera por ele.
+// `content`: a resposta para o pedido seguinte, se houver.
+std::string slow_command_scenario(const std::string& follow_up = "") {
+  std::string scenario = R"({"name": "lento", "steps": [
+    {"tool_calls": [{"id": "s", "name": "run_shell",
+                     "arguments": {"command": "sleep 30 & echo $! > pid; wait"}}]})";
+  if (!follow_up.empty()) scenario += R"(, {"content": ")" + follow_up + R"("})";
+  return scenario + "]}";
+}
+
+// Depois do wait: o filho do comando ainda está vivo? Um zumbi (estado Z em
+// /proc) já morreu: só espera quem o colha, e o kill -0 ainda o acharia.
+std::string command_alive(const TempDir& dir) {
+  const std::string pid = "\"$(cat '" + (dir / "pid").string() + "')\"";
+  return "state=$(cut -d' ' -f3 /proc/" + pid + "/stat 2>/dev/null)\n" +
+         "case \"$state\" in ''|Z) echo 'filho: encerrado' ;; *) echo 'filho: vivo'; kill -9 " +
+         pid + " ;; esac\n";
 }
 
 }  // namespace
@@ -86,6 +123,53 @@ TEST_CASE("o laço caro para em budget com código 4 e o gasto exato") {
   CHECK(contains(result.err, "orçamento da conversa: US$ 0.1056 de US$ 0.09 gastos"));
   CHECK(contains(result.err, "⚑ nota ao modelo: [nota do harness: restam US$ 0.0108"));
   CHECK(contains(result.err, "⊘ run_shell não rodou (budget)"));
+}
+
+// Um modelo que lê o mesmo arquivo para sempre, com o "usage" dado em cada
+// resposta (vazio: o passo não manda "usage"), contra um teto de US$ 0.01 a
+// US$ 2 / US$ 8 por milhão. Devolve o resultado e quantos pedidos chegaram.
+std::pair<ProcessResult, std::size_t> spend_with_usage(const std::string& usage,
+                                                       const std::string& quirks = "[]") {
+  const TempDir dir;
+  dir.write("a.txt", "a\n");
+  ScriptedModel model(R"({"name": "gasto", "quirks": )" + quirks + R"(, "steps": [{
+    "tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}],)" +
+                      (usage.empty() ? "" : R"("usage": )" + usage + ",") +
+                      R"("repeat": "forever"}]})");
+  auto result = run_stage({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                           dir.path().string(), "--prompt", "leia", "--max-turns", "40",
+                           "--budget-usd", "0.01", "--price-input", "2", "--price-output", "8"});
+  return {result, model.request_bodies().size()};
+}
+
+TEST_CASE("usage vazio ou zerado não passa pelo orçamento: para como sem usage, estimado") {
+  const auto [none, none_calls] = spend_with_usage("", R"(["no_usage"])");
+  hz::testing::throw_if_stubbed(none);
+  CAPTURE(none.err);
+  CHECK(none.exit_code == 4);
+  CHECK(contains(outcome_line(none.err), "■ desfecho: budget"));
+  CHECK(contains(outcome_line(none.err), "(estimado)"));
+  CHECK(none_calls < 40);
+  for (const std::string usage : {"{}", R"({"prompt_tokens": 0, "completion_tokens": 0})"}) {
+    CAPTURE(usage);
+    const auto [result, calls] = spend_with_usage(usage);
+    CAPTURE(result.err);
+    CHECK(result.exit_code == 4);
+    CHECK(contains(outcome_line(result.err), "■ desfecho: budget"));
+    CHECK(contains(outcome_line(result.err), "(estimado)"));
+    CHECK(calls == none_calls);
+  }
+}
+
+TEST_CASE("só total_tokens: o orçamento cobra tudo pelo preço de saída e para, estimado") {
+  // 1000 tokens a US$ 8 por milhão: US$ 0.008 por chamada; a 2ª passa de US$ 0.01.
+  const auto [result, calls] = spend_with_usage(R"({"total_tokens": 1000})");
+  hz::testing::throw_if_stubbed(result);
+  CAPTURE(result.err);
+  CHECK(result.exit_code == 4);
+  CHECK(calls == 2);
+  CHECK(outcome_line(result.err) ==
+        "■ desfecho: budget · 2 chamadas ao modelo · 2000 tokens · US$ 0.016 (estimado)");
 }
 
 TEST_CASE("429 com retry-after-ms: espera o que o servidor pediu e responde") {
@@ -199,6 +283,60 @@ TEST_CASE("no chat, o turno interrompido não encerra a conversa") {
   REQUIRE(bodies.size() == 2);
   const std::string tool_text = bodies[1]["messages"][3]["content"].get<std::string>();
   CHECK(contains(tool_text, "cancelado"));
+}
+
+TEST_CASE("SIGTERM e SIGHUP no meio de um comando: ele é encerrado, cancelled, código 143 e 129") {
+  for (const auto& [signal, code] : {std::pair{"TERM", 143}, std::pair{"HUP", 129}}) {
+    CAPTURE(signal);
+    const TempDir dir;
+    ScriptedModel model(slow_command_scenario());
+    const auto result = signal_when({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                                     dir.path().string(), "--yes", "--prompt", "rode"},
+                                    signal, "[ -s '" + (dir / "pid").string() + "' ]", "", dir, 1,
+                                    command_alive(dir));
+    hz::testing::throw_if_stubbed(result);
+    CAPTURE(result.out);
+    CHECK(contains(result.out, "comando cancelado pelo usuário; o comando foi encerrado"));
+    CHECK(contains(result.out, "■ desfecho: cancelled · 1 chamada ao modelo"));
+    CHECK(contains(result.out, "código: " + std::to_string(code) + "\nfilho: encerrado\n"));
+  }
+}
+
+TEST_CASE("dois SIGTERM seguidos: sai com 143 na hora e não deixa o comando rodando") {
+  const TempDir dir;
+  ScriptedModel model(slow_command_scenario());
+  const auto result = signal_when({"--base-url", model.base_url(), "--model", "m", "--workspace",
+                                   dir.path().string(), "--yes", "--prompt", "rode"},
+                                  "TERM", "[ -s '" + (dir / "pid").string() + "' ]", "", dir, 2,
+                                  command_alive(dir));
+  hz::testing::throw_if_stubbed(result);
+  CAPTURE(result.out);
+  CHECK(contains(result.out, "código: 143\nfilho: encerrado\n"));
+}
+
+TEST_CASE("no chat, o SIGTERM encerra o turno e o programa, sem ler a próxima linha") {
+  const TempDir dir;
+  ScriptedModel model(slow_command_scenario("nunca"));
+  const auto result = signal_when(
+      {"--base-url", model.base_url(), "--model", "m", "--workspace", dir.path().string(), "--yes"},
+      "TERM", "[ -s '" + (dir / "pid").string() + "' ]", "primeira\nsegunda\n", dir, 1,
+      command_alive(dir));
+  hz::testing::throw_if_stubbed(result);
+  CAPTURE(result.out);
+  CHECK(contains(result.out, "■ desfecho: cancelled"));
+  CHECK_FALSE(contains(result.out, "a conversa continua"));
+  CHECK(contains(result.out, "código: 143\nfilho: encerrado\n"));
+  CHECK(model.request_bodies().size() == 1);
+  CHECK(dir.read("out.txt").empty());
+}
+
+TEST_CASE("--help lista os códigos de saída, com os dos sinais") {
+  const auto result = run_stage({"--help"});
+  CHECK(result.exit_code == 0);
+  CHECK(contains(result.out,
+                 "códigos de saída:\n  0 success · 3 max_turns · 4 budget · 5 timeout · "
+                 "6 provider_error\n  cancelled: 128 + o número do sinal (130 no Ctrl-C, 143 no "
+                 "SIGTERM, 129 no SIGHUP);\n"));
 }
 
 TEST_CASE("entradas ruins dos freios saem com código 2 e mensagem clara") {

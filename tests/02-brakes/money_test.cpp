@@ -12,6 +12,9 @@
 #include "money.hpp"
 
 using hz::Micros;
+using hz::Prices;
+using hz::Usage;
+using hz::test02::prices;
 
 namespace {
 
@@ -124,4 +127,25 @@ TEST_CASE("a tabela de preços do curso lê e tem os modelos que o livro cita") 
   CHECK(gpt.output_per_million == 1'600'000);
   CHECK(hz::find_price(*table, "qwen3:8b").known);
   CHECK(hz::find_price(*table, "llama3.2:3b").known);
+}
+
+TEST_CASE("billable_usage: o uso informado passa como veio") {
+  const Usage sent{812, 35, true};
+  CHECK(hz::billable_usage(sent, 4000, 400, prices("2.50", "10.00")) == sent);
+}
+
+TEST_CASE("billable_usage: só o total vai todo para o lado de preço mais caro") {
+  const Usage total{0, 0, false, false, 900};
+  CHECK(hz::billable_usage(total, 4000, 400, prices("2.50", "10.00")) ==
+        Usage{0, 900, false, true});
+  CHECK(hz::billable_usage(total, 4000, 400, prices("10.00", "2.50")) ==
+        Usage{900, 0, false, true});
+  // Preços iguais ou desconhecidos: a saída, que costuma ser a mais cara.
+  CHECK(hz::billable_usage(total, 4000, 400, prices("1.00", "1.00")) == Usage{0, 900, false, true});
+  CHECK(hz::billable_usage(total, 4000, 400, Prices{}) == Usage{0, 900, false, true});
+}
+
+TEST_CASE("billable_usage: nada que sirva vira a estimativa pelos bytes") {
+  CHECK(hz::billable_usage(Usage{}, 4001, 10, prices("2.50", "10.00")) ==
+        hz::estimate_usage(4001, 10));
 }

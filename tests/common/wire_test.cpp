@@ -256,8 +256,40 @@ TEST_CASE("decode_reply aceita contagens inteiras até 10^12, também escritas c
   };
   CHECK(usage_of(R"("prompt_tokens":1000000000000,"completion_tokens":2.0)") ==
         hz::Usage{1000000000000, 2, true});
-  CHECK(usage_of(R"("prompt_tokens":0,"completion_tokens":null)") == hz::Usage{0, 0, true});
-  CHECK(usage_of(R"("total_tokens":9)") == hz::Usage{0, 0, true});
+}
+
+TEST_CASE("decode_reply não toma por informado um usage vazio, zerado ou pela metade") {
+  auto usage_of = [](const std::string& fields) {
+    return decode_ok(R"({"choices":[{"message":{"content":"oi"}}],"usage":{)" + fields + "}}")
+        .usage;
+  };
+  const hz::Usage none{0, 0, false};
+  CHECK(usage_of("") == none);
+  CHECK(usage_of(R"("prompt_tokens":0,"completion_tokens":0)") == none);
+  CHECK(usage_of(R"("prompt_tokens":0,"completion_tokens":0,"total_tokens":0)") == none);
+  CHECK(usage_of(R"("prompt_tokens":0,"completion_tokens":null)") == none);
+  CHECK(usage_of(R"("prompt_tokens":50)") == none);
+  CHECK(usage_of(R"("completion_tokens":50)") == none);
+  CHECK(usage_of(R"("prompt_tokens":null,"completion_tokens":null)") == none);
+  // Uma contagem inválida anula também o total.
+  CHECK(usage_of(R"("prompt_tokens":-1,"completion_tokens":2,"total_tokens":9)") == none);
+  // Entrada ≥ 1 e saída zero é uma resposta vazia de verdade.
+  CHECK(usage_of(R"("prompt_tokens":7,"completion_tokens":0)") == hz::Usage{7, 0, true});
+}
+
+TEST_CASE("decode_reply guarda um total_tokens sem a divisão como unsplit_tokens") {
+  auto usage_of = [](const std::string& fields) {
+    return decode_ok(R"({"choices":[{"message":{"content":"oi"}}],"usage":{)" + fields + "}}")
+        .usage;
+  };
+  CHECK(usage_of(R"("total_tokens":9)") == hz::Usage{0, 0, false, false, 9});
+  CHECK(usage_of(R"("prompt_tokens":0,"completion_tokens":0,"total_tokens":900)") ==
+        hz::Usage{0, 0, false, false, 900});
+  CHECK(usage_of(R"("prompt_tokens":40,"total_tokens":900)") == hz::Usage{0, 0, false, false, 900});
+  // Com a divisão, o total não conta: os números do servidor são as duas contagens.
+  CHECK(usage_of(R"("prompt_tokens":40,"completion_tokens":2,"total_tokens":900)") ==
+        hz::Usage{40, 2, true});
+  CHECK(hz::Usage{1, 2, true, false, 9}.total() == 12);
 }
 
 TEST_CASE("Usage soma saturando em vez de estourar") {
@@ -526,6 +558,31 @@ TEST_CASE("StreamDecoder ignora o uso inválido e os pedaços de outras escolhas
   }));
   CHECK(reply.message.content == "a");
   CHECK(reply.usage == hz::Usage{0, 0, false});
+}
+
+TEST_CASE("StreamDecoder não deixa um usage tardio que diz menos apagar o que já veio") {
+  const ChatReply kept = stream_ok(sse({
+      chunk_json(R"({"content":"a"})", R"("stop")"),
+      R"({"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":12}})",
+      R"({"choices":[],"usage":{}})",
+      R"({"choices":[],"usage":{"total_tokens":99}})",
+      "[DONE]",
+  }));
+  CHECK(kept.usage == hz::Usage{30, 12, true});
+  const ChatReply total = stream_ok(sse({
+      chunk_json(R"({"content":"a"})", R"("stop")"),
+      R"({"choices":[],"usage":{"total_tokens":99}})",
+      R"({"choices":[],"usage":{"prompt_tokens":0,"completion_tokens":0}})",
+      "[DONE]",
+  }));
+  CHECK(total.usage == hz::Usage{0, 0, false, false, 99});
+  const ChatReply later = stream_ok(sse({
+      chunk_json(R"({"content":"a"})", R"("stop")"),
+      R"({"choices":[],"usage":{"total_tokens":99}})",
+      R"({"choices":[],"usage":{"prompt_tokens":80,"completion_tokens":19}})",
+      "[DONE]",
+  }));
+  CHECK(later.usage == hz::Usage{80, 19, true});
 }
 
 TEST_CASE("StreamDecoder chama de cortado o streaming sem [DONE] ou sem finish_reason") {

@@ -221,5 +221,23 @@ TEST_CASE("stream_drops_tool_calls sem streaming manda a resposta inteira") {
         "function": {"name": "read_file", "arguments": "{\"path\":\"a.txt\"}"}}])"));
 }
 
+TEST_CASE("o usage do passo vai no fio como escrito: vazio, só o total, pela metade") {
+  Served served(test::scenario_from(R"({"steps": [
+    {"content": "a", "usage": {}},
+    {"content": "b", "usage": {"total_tokens": 900}},
+    {"content": "c", "usage": {"prompt_tokens": 40}},
+    {"content": "d", "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 7}},
+    {"content": "e", "usage": {}}]})"));
+  CHECK(served.chat(test::user_only())["usage"] == json::object());
+  CHECK(served.chat(test::user_only())["usage"] == json{{"total_tokens", 900}});
+  CHECK(served.chat(test::user_only())["usage"] == json{{"prompt_tokens", 40}});
+  CHECK(served.chat(test::user_only())["usage"] ==
+        json{{"prompt_tokens", 0}, {"completion_tokens", 0}, {"total_tokens", 7}});
+  json chunks = streamed_chunks(served);  // em streaming, o pedaço de uso também leva {}
+  REQUIRE_FALSE(chunks.empty());
+  CHECK(chunks.back()["choices"] == json::array());
+  CHECK(chunks.back()["usage"] == json::object());
+}
+
 }  // namespace
 }  // namespace hz::mock

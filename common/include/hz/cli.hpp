@@ -27,6 +27,10 @@ class FlagParser {
   Result<bool> parse(int argc, const char* const* argv);
   bool seen(const std::string& name) const;
 
+  // Um texto que usage() mostra depois das flags (por exemplo, os códigos de
+  // saída), como está.
+  void set_epilog(std::string text);
+
   std::string usage() const;
 
  private:
@@ -39,6 +43,7 @@ class FlagParser {
   };
   std::string program_;
   std::string summary_;
+  std::string epilog_;
   std::vector<Flag> flags_;
   std::vector<std::string> seen_;
 };

@@ -87,4 +87,15 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell = {
 // append_file{path, content}: a ferramenta não idempotente da etapa 04.
 Tool append_file_tool(const Workspace& workspace);
 
+// Mata (SIGKILL no grupo) os comandos que o run_shell roda neste momento.
+// Segura dentro de um tratador de sinal: só lê atomics e chama kill. Para o
+// programa que vai sair por um sinal não deixar comandos rodando: eles vivem
+// num grupo próprio, que o Ctrl-C do terminal não alcança.
+void kill_running_commands() noexcept;
+
+// Para um programa sem tratador de sinal próprio (a etapa 01): em SIGINT,
+// SIGTERM e SIGHUP, mata os comandos em curso e morre do mesmo sinal, como
+// morreria sem o tratador (o shell mostra 128 + o número do sinal).
+void end_commands_on_signals();
+
 }  // namespace hz

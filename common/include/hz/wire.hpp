@@ -53,8 +53,12 @@ struct Message {
 struct Usage {
   long prompt_tokens = 0;
   long completion_tokens = 0;
-  bool reported = false;   // o provedor mandou "usage" válido? (alguns não mandam)
+  bool reported = false;  // o provedor mandou a divisão, com prompt_tokens ≥ 1? (alguns não mandam)
   bool estimated = false;  // quem chamou estimou os números; o transporte nunca estima
+  // Tokens que o provedor só contou no total (total_tokens sem a divisão entre
+  // entrada e saída). Com reported falso: o transporte não sabe o preço, quem
+  // cobra decide (a etapa 02 cobra tudo pelo preço mais caro).
+  long unsplit_tokens = 0;
 
   // Somas saturam em LONG_MAX (ou LONG_MIN) em vez de estourar.
   long total() const;

@@ -51,4 +51,29 @@ Result<std::string> read_text_file(const std::string& path) {
   return text.str();
 }
 
+std::string exit_codes_help(const std::vector<OutcomeCode>& outcomes, bool handles_signals) {
+  std::string out = "códigos de saída:\n ";
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    out += (i == 0 ? " " : " · ") + std::to_string(outcomes[i].code) + " " + outcomes[i].label;
+  }
+  out += "\n";
+  if (handles_signals) {
+    out +=
+        "  cancelled: 128 + o número do sinal (130 no Ctrl-C, 143 no SIGTERM, 129 no SIGHUP);\n"
+        "    o comando em curso é encerrado. Depois de um Ctrl-C o chat continua; depois de\n"
+        "    SIGTERM ou SIGHUP o programa sai. Um segundo sinal sai na hora.\n";
+  } else {
+    out +=
+        "  Ctrl-C, SIGTERM e SIGHUP: o comando em curso é encerrado e o programa morre do\n"
+        "    sinal (o shell mostra 130, 143 ou 129).\n";
+  }
+  out +=
+      handles_signals
+          ? "  2 erro de uso · 1 erro de ambiente (uma saída ou um trace que não pôde ser "
+            "escrito)\n"
+          : "  2 erro de uso · 1 erro do provedor ou de ambiente (uma saída ou um trace que não\n"
+            "    pôde ser escrito)\n";
+  return out;
+}
+
 }  // namespace hz::stage

@@ -47,9 +47,13 @@ struct ScriptedToolCall {
   std::string arguments;  // texto exatamente como vai no fio (pode ser JSON inválido)
 };
 
+// O "usage" de um passo. Vai no fio só o que o passo escreveu (um provedor
+// que manda {} ou só total_tokens também se imita); total_tokens, se o passo
+// não o escreveu, é a soma das duas contagens, quando há as duas.
 struct ScriptedUsage {
-  long prompt_tokens = 0;
-  long completion_tokens = 0;
+  std::optional<long> prompt_tokens;
+  std::optional<long> completion_tokens;
+  std::optional<long> total_tokens;
 };
 
 // Uma resposta de erro HTTP no formato da OpenAI: {"error":{"message","type","code"}}.

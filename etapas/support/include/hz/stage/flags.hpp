@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "hz/cli.hpp"
 #include "hz/result.hpp"
@@ -29,5 +30,15 @@ void add_common_flags(FlagParser& parser, CommonFlags& flags);
 
 // O conteúdo inteiro de um arquivo de texto, ou um Error com o motivo.
 Result<std::string> read_text_file(const std::string& path);
+
+// A seção "códigos de saída" do --help. outcomes: os desfechos da etapa, com o
+// código de cada um, na ordem em que aparecem; cancelled fica de fora (o
+// código dele depende do sinal). handles_signals: a etapa trata Ctrl-C,
+// SIGTERM e SIGHUP (02 em diante) ou morre deles (01).
+struct OutcomeCode {
+  std::string label;
+  int code = 0;
+};
+std::string exit_codes_help(const std::vector<OutcomeCode>& outcomes, bool handles_signals);
 
 }  // namespace hz::stage
