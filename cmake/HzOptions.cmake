@@ -3,6 +3,9 @@
 option(HZ_WERROR "Avisos viram erros (a CI liga)" OFF)
 option(HZ_SANITIZE "Compila com AddressSanitizer + UndefinedBehaviorSanitizer" OFF)
 option(HZ_MAINTAINER "Registra no ctest as conferências de quem mantém o curso (a CI liga)" OFF)
+option(HZ_EARLIER_STAGE_TESTS
+       "Com HZ_MAINTAINER: os testes do núcleo de cada etapa também contra o núcleo das seguintes"
+       ON)
 
 # HZ_TRACK: de onde vem o núcleo de cada etapa.
 #   solutions  a solução de referência (padrão quando existe solutions/)

@@ -92,12 +92,13 @@ endfunction()
 # com o motivo em tests/E/not-on-later-stages.txt ("<teste> | <etapa> | <motivo>":
 # não vale a partir de <etapa>).
 #
-# Só com HZ_MAINTAINER (a CI liga): no build de um aluno, cada teste roda uma
+# Só com HZ_MAINTAINER e HZ_EARLIER_STAGE_TESTS (a CI liga os dois no build da
+# prova, e compila essas cópias uma vez só): no build de um aluno, cada teste roda uma
 # vez, contra o núcleo da própria etapa, e ./hz test 02-brakes/call-cost roda
 # os testes desse exercício e nada mais. Cópias contra os stubs de uma etapa
 # seguinte diriam "não implementado" de um exercício já feito.
 function(hz_earlier_stage_tests stage)
-  if(NOT HZ_MAINTAINER)
+  if(NOT HZ_MAINTAINER OR NOT HZ_EARLIER_STAGE_TESTS)
     return()
   endif()
   foreach(earlier IN LISTS ARGN)

@@ -10,7 +10,9 @@
 #
 # Variáveis: HZ_FUZZ_BUILD (pasta de build), HZ_JOBS (alvos ao mesmo tempo e
 # jobs do build), HZ_WERROR=1 (avisos viram erros), HZ_FUZZ_ONLY="sse stream"
-# (só estes alvos).
+# (só estes alvos), HZ_FUZZ_NO_BUILD=1 (não configura nem compila: usa os
+# alvos que já estão em HZ_FUZZ_BUILD/bin, como os do build asan da CI com
+# -DHZ_FUZZ=ON).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -93,9 +95,16 @@ summarize() {
   fi
 }
 
-check_libfuzzer
-mkdir -p "$BUILD"
-configure_and_build
+if [[ "${HZ_FUZZ_NO_BUILD:-0}" == 1 ]]; then
+  compgen -G "$BUILD/bin/fuzz_*" >/dev/null || {
+    echo "fuzz/run.sh: HZ_FUZZ_NO_BUILD=1, mas não há alvos em $BUILD/bin (compile com -DHZ_FUZZ=ON)" >&2
+    exit 2
+  }
+else
+  check_libfuzzer
+  mkdir -p "$BUILD"
+  configure_and_build
+fi
 
 targets=()
 if [[ -n "${HZ_FUZZ_ONLY:-}" ]]; then
