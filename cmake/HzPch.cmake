@@ -21,8 +21,9 @@
 # só deles (o do mock, o de common, o do hz-course) também compilam sem.
 #
 # O código continua incluindo o que usa: -DHZ_PCH=OFF compila sem nada disto,
-# e a CI faz um build assim (o do fuzzing, fuzz/run.sh), para um #include
-# esquecido não passar escondido.
+# e a CI compila assim, arquivo por arquivo, o núcleo de cada etapa na trilha
+# de exercícios, para um #include esquecido não passar escondido (o fuzz/run.sh
+# também compila assim, fora da CI).
 option(HZ_PCH "Cabeçalhos pré-compilados (nlohmann/json, doctest, biblioteca padrão)" ON)
 
 set(HZ_PCH_STD <algorithm> <chrono> <cstdint> <filesystem> <functional> <map> <memory> <optional>

@@ -189,6 +189,13 @@ int run(int argc, char** argv) {
     if (!opened->warning.empty()) std::cerr << kProgram << ": aviso: " << opened->warning << "\n";
     auto state = hz::rebuild_state(opened->records);
     if (!state) return refuse("journal " + journal_path + ": " + state.error().message);
+    // Uma intenção que não é a chamada que o modelo pediu: o journal foi mexido.
+    if (const auto mismatches = hz::intent_mismatches(*state); !mismatches.empty()) {
+      std::string text = "journal " + journal_path +
+                         ": uma intenção não bate com a chamada do modelo (nada foi retomado):";
+      for (const std::string& line : mismatches) text += "\n  " + hz::printable(line);
+      return refuse(text);
+    }
     journal.emplace(std::move(opened->journal));
     resumed = std::move(state).value();
     const auto recorded = resumed->settings.find("workspace");

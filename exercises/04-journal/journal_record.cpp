@@ -142,6 +142,22 @@ std::optional<LineError> check_intent(const json& rec) {
     return line_error(LineError::Kind::bad_field,
                       "registro intent com idempotency desconhecida (yes, check ou no)");
   }
+  if (rec.contains("edit_key")) {
+    if (auto e = require(rec, "registro intent", {{"edit_key", Field::object}})) return e;
+    const json& key = rec["edit_key"];
+    if (auto e = require(key, "edit_key do registro intent",
+                         {{"size_before", Field::natural},
+                          {"crc32c_before", Field::text},
+                          {"size_after", Field::natural},
+                          {"crc32c_after", Field::text}})) {
+      return e;
+    }
+    if (!parse_hex8(key["crc32c_before"].get<std::string>()) ||
+        !parse_hex8(key["crc32c_after"].get<std::string>())) {
+      return line_error(LineError::Kind::bad_field,
+                        "edit_key com um crc32c que não tem 8 dígitos hexadecimais");
+    }
+  }
   if (!rec.contains("append_key")) return std::nullopt;
   if (auto e = require(rec, "registro intent", {{"append_key", Field::object}})) return e;
   const json& key = rec["append_key"];
@@ -260,6 +276,12 @@ json intent_record(const Intent& intent) {
                          {"content_bytes", intent.append_key->content_bytes},
                          {"content_crc32c", crc32c_hex(intent.append_key->content_crc)}};
   }
+  if (intent.edit_key) {
+    rec["edit_key"] = {{"size_before", intent.edit_key->size_before},
+                       {"crc32c_before", crc32c_hex(intent.edit_key->crc_before)},
+                       {"size_after", intent.edit_key->size_after},
+                       {"crc32c_after", crc32c_hex(intent.edit_key->crc_after)}};
+  }
   return rec;
 }
 
@@ -298,6 +320,14 @@ Intent intent_from(const json& rec) {
     key.content_bytes = it->at("content_bytes").get<std::uint64_t>();
     key.content_crc = parse_hex8(it->at("content_crc32c").get<std::string>()).value_or(0);
     intent.append_key = key;
+  }
+  if (const auto it = rec.find("edit_key"); it != rec.end()) {
+    EditKey key;
+    key.size_before = it->at("size_before").get<std::uint64_t>();
+    key.crc_before = parse_hex8(it->at("crc32c_before").get<std::string>()).value_or(0);
+    key.size_after = it->at("size_after").get<std::uint64_t>();
+    key.crc_after = parse_hex8(it->at("crc32c_after").get<std::string>()).value_or(0);
+    intent.edit_key = key;
   }
   return intent;
 }

@@ -15,8 +15,10 @@
 //   user      {text}: a mensagem que abre um turno
 //   reply     {message, usage, cost_micros, estimated}: a resposta do modelo
 //             (message no formato de fio), com o custo do passo
-//   intent    {call_id, name, arguments, idempotency[, append_key]}: uma
-//             chamada de ferramenta, gravada ANTES de ela rodar
+//   intent    {call_id, name, arguments, idempotency[, append_key | edit_key]}:
+//             uma chamada de ferramenta, gravada ANTES de ela rodar.
+//             idempotency é só para quem lê o arquivo: a retomada usa a
+//             da ferramenta, no código, e nunca a do journal
 //   result    {call_id, ok, content}: o que a ferramenta devolveu (o texto
 //             exato da mensagem tool do histórico)
 //   note      {text[, call_id]}: uma nota da política, anexada ao resultado
@@ -73,11 +75,30 @@ struct AppendKey {
 };
 // end-listing: append-key
 
+// listing: edit-key
+// A chave de um edit_file: o arquivo como estava logo antes da troca e como a
+// troca o deixaria, cada um pelo tamanho e pelo CRC-32C. Na retomada, o
+// arquivo igual ao de antes diz que a troca não aconteceu; igual ao de depois,
+// que aconteceu; diferente dos dois, que não se sabe. O conteúdo dos trechos
+// não decide nada: uma troca pode recriar o trecho antigo ("aab", de "ab"
+// para "b", deixa "ab").
+struct EditKey {
+  std::uint64_t size_before = 0;
+  std::uint32_t crc_before = 0;
+  std::uint64_t size_after = 0;
+  std::uint32_t crc_after = 0;
+  bool operator==(const EditKey&) const = default;
+};
+// end-listing: edit-key
+
 // Uma chamada de ferramenta prestes a rodar.
 struct Intent {
   ToolCall call;
+  // A da ferramenta quando a intenção foi gravada, para quem lê o journal.
+  // Quem decide o que fazer depois de uma queda usa a do código (decide_replay).
   Idempotency idempotency = Idempotency::no;
   std::optional<AppendKey> append_key;  // só append_file
+  std::optional<EditKey> edit_key;      // só edit_file
   bool operator==(const Intent&) const = default;
 };
 

@@ -372,10 +372,13 @@ bool run_journaled(std::vector<Message>& history, const ToolCall& call, const To
     return true;
   }
   reach(config, Boundary::before_intent);
-  Intent intent{call, Idempotency::no, std::nullopt};
+  Intent intent{call, Idempotency::no, std::nullopt, std::nullopt};
   if (const Tool* tool = tools.find(call.name)) intent.idempotency = tool->idempotency;
   if (call.name == "append_file" && config.workspace != nullptr) {
     intent.append_key = append_key_for(call, *config.workspace);
+  }
+  if (call.name == "edit_file" && config.workspace != nullptr) {
+    intent.edit_key = edit_key_for(call, *config.workspace);
   }
   if (!journaled(config, state, intent_record(intent))) return false;
   reach(config, Boundary::after_intent);
@@ -556,15 +559,19 @@ TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
     Replay replay;
     replay.kind = Replay::Kind::run;
     replay.reason = "a intenção não foi gravada: a chamada não começou";
+    // A idempotência é a da ferramenta, no código; a gravada no journal não conta.
+    const Tool* tool = tools.find(call.call.name);
+    const Idempotency idempotency = tool != nullptr ? tool->idempotency : Idempotency::no;
     if (call.intent && config.workspace != nullptr) {
-      replay = decide_replay(*call.intent, *config.workspace);
+      replay = decide_replay(*call.intent, idempotency, *config.workspace);
     } else if (call.intent) {
       // Sem pasta, yes e no decidem do mesmo jeito; check não tem onde conferir.
       replay =
-          call.intent->idempotency == Idempotency::check
+          idempotency == Idempotency::check
               ? Replay{Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
                        "sem pasta de trabalho para conferir"}
-              : decide_replay(*call.intent, Workspace(std::filesystem::current_path()));
+              : decide_replay(*call.intent, idempotency,
+                              Workspace(std::filesystem::current_path()));
     }
     decisions.push_back({{"call_id", call.call.id},
                          {"name", call.call.name},

@@ -24,11 +24,18 @@ std::string named(const fs::path& path) { return "journal " + path.string(); }
 
 // ---- a leitura ----------------------------------------------------------------
 
-bool may_be_torn(LineError::Kind kind) {
+// Todo registro começa assim, e só no começo da linha: dentro de um texto
+// JSON as aspas vêm escapadas (\").
+constexpr std::string_view kLineStart = R"({"crc":")";
+
+bool may_be_torn(LineError::Kind kind, std::string_view line) {
   // Um write interrompido deixa um prefixo da linha: nunca JSON completo, e
   // bytes nulos se o sistema de arquivos aumentou o tamanho antes dos dados.
   // Um crc errado no último registro pode ser o mesmo, se o \n veio antes
-  // do resto (ou se os dados do fim nunca chegaram ao disco).
+  // do resto (ou se os dados do fim nunca chegaram ao disco). Mas um write é
+  // de um registro só: uma linha com o começo de outro no meio é um \n que se
+  // estragou entre dois registros completos, e cortá-la apagaria os dois.
+  if (line.find(kLineStart, 1) != std::string_view::npos) return false;
   return kind == LineError::Kind::not_json || kind == LineError::Kind::bad_crc;
 }
 
@@ -169,10 +176,11 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     const bool terminated = newline != std::string_view::npos;
     const std::size_t end = terminated ? newline : bytes.size();
     const bool last = !terminated || end + 1 == bytes.size();
-    auto record = decode_line(bytes.substr(start, end - start), seq);
+    const std::string_view text = bytes.substr(start, end - start);
+    auto record = decode_line(text, seq);
     // EXERCICIO 04-journal/torn-tail: só conta a linha com \n; o fim rasgado é cortado
     if (!terminated || !record) {
-      if (!terminated || (last && may_be_torn(record.error().kind))) {
+      if (!terminated || (last && may_be_torn(record.error().kind, text))) {
         const std::string why =
             !terminated ? "sem a quebra de linha do fim" : record.error().message;
         scan.torn = torn_warning(line, seq, why, bytes.size() - start, seq - 1);

@@ -262,29 +262,24 @@ FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, st
 }
 
 // listing: decide-edit-body
-Replay decide_edit(std::string_view path, std::string_view old_text, std::string_view new_text,
-                   const FileSnapshot& file) {
+Replay decide_edit(const EditKey& key, std::string_view path, const FileSnapshot& file) {
   const std::string where = std::string(path);
   if (!file.error.empty()) return unknown("edit_file: " + file.error);
   if (!file.exists) return unknown("edit_file: " + where + " não existe mais");
   if (file.size > kMaxEditBytes) return unknown("edit_file: " + where + " ficou grande demais");
-  // old_text vazio ou ainda no arquivo: a troca não aconteceu, ou falharia
-  // de novo do mesmo jeito (sem efeito). Rodar dá o que a primeira daria.
-  if (!new_text.empty() && new_text.find(old_text) != std::string_view::npos) {
-    return unknown(
-        "edit_file: o trecho novo contém o antigo; o conteúdo não diz se a troca "
-        "aconteceu");
+  const std::uint32_t crc = crc32c(file.bytes);
+  // Antes primeiro: se a troca não muda nada (ou falharia), antes e depois
+  // são iguais, e rodar de novo dá o que a primeira daria.
+  if (file.size == key.size_before && crc == key.crc_before) {
+    return run("edit_file: " + where + " está como antes da troca; ela não aconteceu");
   }
-  if (old_text.empty() || count_occurrences(file.bytes, old_text) > 0) {
-    return run("edit_file: o trecho antigo ainda está em " + where + "; a troca não aconteceu");
-  }
-  if (new_text.empty() || file.bytes.find(new_text) != std::string::npos) {
+  if (file.size == key.size_after && crc == key.crc_after) {
     return done(ToolOutput::success("arquivo editado: " + where),
-                "edit_file: o trecho antigo sumiu de " + where +
-                    " e o novo está lá; a troca "
-                    "aconteceu");
+                "edit_file: " + where + " está como a troca o deixaria; ela aconteceu");
   }
-  return unknown("edit_file: nem o trecho antigo nem o novo estão em " + where);
+  return unknown("edit_file: " + where + " não está nem como antes nem como depois da troca (" +
+                 bytes_text(file.size) + "; antes " + std::to_string(key.size_before) +
+                 ", depois " + std::to_string(key.size_after) + ")");
 }
 // end-listing: decide-edit-body
 
@@ -318,10 +313,10 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
 // end-listing: decide-append-body
 
 // listing: decide-replay-body
-Replay decide_replay(const Intent& intent, const Workspace& workspace) {
+Replay decide_replay(const Intent& intent, Idempotency idempotency, const Workspace& workspace) {
   const std::string& name = intent.call.name;
   // EXERCICIO 04-journal/pending-decision: yes roda, no é desconhecido, check confere no disco
-  switch (intent.idempotency) {
+  switch (idempotency) {
     case Idempotency::yes:
       return run(name + " é idempotente: roda de novo");
     case Idempotency::no:
@@ -330,10 +325,11 @@ Replay decide_replay(const Intent& intent, const Workspace& workspace) {
       break;
   }
   if (name == "edit_file") {
-    const auto args = string_args(intent.call, {"path", "old_text", "new_text"});
+    const auto args = string_args(intent.call, {"path"});
     if (!args) return unknown("edit_file: argumentos ilegíveis na intenção");
+    if (!intent.edit_key) return unknown("edit_file: a intenção não tem a chave");
     const std::string& path = (*args)[0];
-    return decide_edit(path, (*args)[1], (*args)[2],
+    return decide_edit(*intent.edit_key, path,
                        snapshot_file(workspace, path, 0, kMaxEditBytes + 1));
   }
   if (name == "append_file") {
@@ -350,6 +346,38 @@ Replay decide_replay(const Intent& intent, const Workspace& workspace) {
   // FIM-EXERCICIO
 }
 // end-listing: decide-replay-body
+
+std::optional<EditKey> edit_key_for(const ToolCall& call, const Workspace& workspace) {
+  const auto args = string_args(call, {"path", "old_text", "new_text"});
+  if (!args) return std::nullopt;
+  const std::string& path = (*args)[0];
+  const std::string& old_text = (*args)[1];
+  const std::string& new_text = (*args)[2];
+  const FileSnapshot file = snapshot_file(workspace, path, 0, kMaxEditBytes + 1);
+  if (!file.error.empty() || !file.exists || file.size > kMaxEditBytes) return std::nullopt;
+  std::string after = file.bytes;
+  if (!old_text.empty() && count_occurrences(after, old_text) == 1) {
+    after.replace(after.find(old_text), old_text.size(), new_text);
+  }
+  return EditKey{file.size, crc32c(file.bytes), after.size(), crc32c(after)};
+}
+
+std::vector<std::string> intent_mismatches(const ResumeState& state) {
+  std::vector<std::string> out;
+  for (const UnfinishedCall& call : state.unfinished) {
+    if (!call.intent) continue;
+    const ToolCall& asked = call.call;
+    const ToolCall& recorded = call.intent->call;
+    if (recorded.name != asked.name) {
+      out.push_back(asked.id + ": a intenção diz " + recorded.name +
+                    ", a resposta do modelo pede " + asked.name);
+    } else if (recorded.arguments != asked.arguments) {
+      out.push_back(asked.id + ": a intenção de " + asked.name +
+                    " tem outros argumentos que os da resposta do modelo");
+    }
+  }
+  return out;
+}
 
 std::optional<AppendKey> append_key_for(const ToolCall& call, const Workspace& workspace) {
   const auto args = string_args(call, {"path", "content"});

@@ -111,12 +111,11 @@ FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, st
                            std::size_t max_bytes);
 
 // listing: decide-edit
-// edit_file: feito se old_text sumiu e new_text está lá; não feito se old_text
-// ainda aparece uma vez (rodar de novo faz a troca, ou falha do mesmo jeito);
-// desconhecido no resto, e quando new_text contém old_text (os dois estados
-// se parecem).
-Replay decide_edit(std::string_view path, std::string_view old_text, std::string_view new_text,
-                   const FileSnapshot& file);
+// edit_file, pela chave: o arquivo como antes da troca, não aconteceu (rodar:
+// dá o que a primeira daria); como a troca o deixaria, aconteceu (feito, com o
+// resultado que a ferramenta teria dado); diferente dos dois, ou sem como
+// olhar, desconhecido. file deve ter o arquivo inteiro (até kMaxEditBytes + 1).
+Replay decide_edit(const EditKey& key, std::string_view path, const FileSnapshot& file);
 // end-listing: decide-edit
 
 // listing: decide-append
@@ -129,11 +128,28 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
 // end-listing: decide-append
 
 // listing: decide-replay
-// A decisão pela idempotência declarada na intenção: yes, rodar; no,
-// desconhecido; check, conferir no workspace (edit_file pelo texto,
-// append_file pela chave; outra ferramenta, desconhecido).
-Replay decide_replay(const Intent& intent, const Workspace& workspace);
+// A decisão pela idempotência da ferramenta, a do código (Tool::idempotency),
+// e não a gravada na intenção: um journal pode mentir. yes, rodar; no,
+// desconhecido; check, conferir no workspace pela chave da intenção
+// (edit_file pela EditKey, append_file pela AppendKey; outra ferramenta, ou
+// sem a chave, desconhecido).
+Replay decide_replay(const Intent& intent, Idempotency idempotency, const Workspace& workspace);
 // end-listing: decide-replay
+
+// A chave de um edit_file, lida no workspace logo antes de gravar a intenção:
+// o arquivo de agora e o que a troca deixaria (a troca só acontece com
+// old_text não vazio aparecendo uma vez, como no edit_file; senão, depois é
+// igual a antes). Vazio se os argumentos não são {path, old_text, new_text}
+// em texto ou se o arquivo não dá para ler: sem chave, a retomada diz
+// "desconhecido".
+std::optional<EditKey> edit_key_for(const ToolCall& call, const Workspace& workspace);
+
+// Uma intenção que não bate com a chamada que o modelo pediu (outro nome ou
+// outros argumentos, para o mesmo call_id): o journal foi mexido, e retomar
+// seria rodar o que ninguém pediu. Uma frase por intenção assim, com o seq
+// não disponível aqui: "call_1: a intenção diz append_file, a resposta do
+// modelo pede edit_file". Vazio: todas batem.
+std::vector<std::string> intent_mismatches(const ResumeState& state);
 
 // A chave de um append_file, lida no workspace logo antes de gravar a
 // intenção. Vazio se os argumentos não são {path, content} em texto ou se o

@@ -408,8 +408,10 @@ TEST_CASE("--help diz que os sinais matam a etapa depois de encerrar o comando")
 TEST_CASE("SIGTERM, SIGHUP e Ctrl-C matam a etapa 01 sem deixar o comando rodando") {
   // O comando põe um filho em segundo plano (do grupo dele) e espera: o sinal
   // chega ao harness, e o filho, num grupo próprio, só morre se o harness o matar.
-  for (const auto& [signal, code] :
+  for (const auto& expected :
        {std::pair{"TERM", 143}, std::pair{"HUP", 129}, std::pair{"INT", 130}}) {
+    const std::string signal = expected.first;  // TERM, HUP, INT
+    const int code = expected.second;
     CAPTURE(signal);
     const TempDir dir;
     ScriptedModel model(R"({"name": "lento", "steps": [

@@ -143,7 +143,9 @@ std::pair<ProcessResult, std::size_t> spend_with_usage(const std::string& usage,
 }
 
 TEST_CASE("usage vazio ou zerado não passa pelo orçamento: para como sem usage, estimado") {
-  const auto [none, none_calls] = spend_with_usage("", R"(["no_usage"])");
+  const auto none_run = spend_with_usage("", R"(["no_usage"])");
+  const ProcessResult& none = none_run.first;
+  const std::size_t none_calls = none_run.second;
   hz::testing::throw_if_stubbed(none);
   CAPTURE(none.err);
   CHECK(none.exit_code == 4);
@@ -152,7 +154,9 @@ TEST_CASE("usage vazio ou zerado não passa pelo orçamento: para como sem usage
   CHECK(none_calls < 40);
   for (const std::string usage : {"{}", R"({"prompt_tokens": 0, "completion_tokens": 0})"}) {
     CAPTURE(usage);
-    const auto [result, calls] = spend_with_usage(usage);
+    const auto run = spend_with_usage(usage);
+    const ProcessResult& result = run.first;
+    const std::size_t calls = run.second;
     CAPTURE(result.err);
     CHECK(result.exit_code == 4);
     CHECK(contains(outcome_line(result.err), "■ desfecho: budget"));
@@ -163,7 +167,9 @@ TEST_CASE("usage vazio ou zerado não passa pelo orçamento: para como sem usage
 
 TEST_CASE("só total_tokens: o orçamento cobra tudo pelo preço de saída e para, estimado") {
   // 1000 tokens a US$ 8 por milhão: US$ 0.008 por chamada; a 2ª passa de US$ 0.01.
-  const auto [result, calls] = spend_with_usage(R"({"total_tokens": 1000})");
+  const auto run = spend_with_usage(R"({"total_tokens": 1000})");
+  const ProcessResult& result = run.first;
+  const std::size_t calls = run.second;
   hz::testing::throw_if_stubbed(result);
   CAPTURE(result.err);
   CHECK(result.exit_code == 4);
@@ -286,7 +292,9 @@ TEST_CASE("no chat, o turno interrompido não encerra a conversa") {
 }
 
 TEST_CASE("SIGTERM e SIGHUP no meio de um comando: ele é encerrado, cancelled, código 143 e 129") {
-  for (const auto& [signal, code] : {std::pair{"TERM", 143}, std::pair{"HUP", 129}}) {
+  for (const auto& expected : {std::pair{"TERM", 143}, std::pair{"HUP", 129}}) {
+    const std::string signal = expected.first;  // TERM, HUP, INT
+    const int code = expected.second;
     CAPTURE(signal);
     const TempDir dir;
     ScriptedModel model(slow_command_scenario());

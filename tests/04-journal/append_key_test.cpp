@@ -90,14 +90,14 @@ TEST_CASE("com a ferramenta de verdade: a chave antes, o efeito, e a retomada n√
   const auto key = hz::append_key_for(append, workspace);
   REQUIRE(key.has_value());
   CHECK(*key == AppendKey{8, 11, hz::crc32c(kText)});
-  const hz::Intent intent{append, hz::Idempotency::check, key};
+  const hz::Intent intent{append, hz::Idempotency::check, key, {}};
 
   // Antes do efeito: roda.
-  CHECK(hz::to_string(hz::decide_replay(intent, workspace).kind) == "run");
+  CHECK(hz::to_string(hz::decide_replay(intent, hz::Idempotency::check, workspace).kind) == "run");
   // Depois do efeito: feito, com o mesmo texto que a ferramenta devolveu.
   const hz::ToolOutput real =
       hz::append_file_tool(workspace).run({{"path", "n.txt"}, {"content", kText}});
-  const Replay replay = hz::decide_replay(intent, workspace);
+  const Replay replay = hz::decide_replay(intent, hz::Idempotency::check, workspace);
   CHECK(hz::to_string(replay.kind) == "done");
   CHECK(replay.result.text == real.text);
   CHECK(dir.read("n.txt") == "come√ßo\n" + kText);

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "hz/testing/stubs.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "journal.hpp"
+#include "journal_record.hpp"
 #include "resume.hpp"
 
 using hz::testing::ProcessResult;
@@ -208,6 +210,63 @@ TEST_CASE("run_shell sem resultado não roda de novo: o modelo ouve que não se 
   const hz::ResumeState state = journaled_state(w);
   REQUIRE(state.history.size() == 5);
   CHECK(state.history[3] == hz::Message::tool("call_1_1", std::string(hz::kUnknownResultText)));
+}
+
+namespace {
+
+// Reescreve o registro intent de `name` com `change`, e o crc certo: um
+// journal forjado por quem sabe o formato, não um dano que o crc acusaria.
+void forge_intent(const CliWorld& w, const std::string& name,
+                  const std::function<void(nlohmann::json&)>& change) {
+  std::vector<std::string> lines = split_lines(w.bytes());
+  bool found = false;
+  for (std::string& text : lines) {
+    nlohmann::json rec = nlohmann::json::parse(text)["rec"];
+    if (rec["type"] != "intent" || rec["name"] != name) continue;
+    change(rec);
+    text = hz::encode_line(rec);
+    text.pop_back();  // encode_line termina com \n; join_lines põe de volta
+    found = true;
+  }
+  REQUIRE(found);
+  overwrite(w.journal, join_lines(lines));
+}
+
+}  // namespace
+
+TEST_CASE("uma intenção forjada como idempotente não faz o append_file rodar de novo") {
+  CliWorld w;
+  REQUIRE(start(w, "after_effect:1").exit_code == 137);  // o texto entrou; sem resultado
+  forge_intent(w, "append_file", [](nlohmann::json& rec) { rec["idempotency"] = "yes"; });
+  const ProcessResult resumed = resume(w);
+  CAPTURE(resumed.err);
+  CHECK(resumed.exit_code == 0);
+  CHECK(contains(resumed.err, "  ↺ append_file (call_1_1): done · "));
+  CHECK(w.file("notas.txt") == kNotes);  // uma linha só
+}
+
+TEST_CASE("uma intenção que não é a chamada do modelo: a retomada recusa e não toca em nada") {
+  CliWorld w;
+  REQUIRE(start(w, "after_intent:1").exit_code == 137);
+  forge_intent(w, "append_file", [](nlohmann::json& rec) {
+    rec["arguments"] = R"({"path":"notas.txt","content":"outra coisa\n"})";
+  });
+  const std::string forged = w.bytes();
+  ProcessResult resumed = resume(w);
+  CAPTURE(resumed.err);
+  CHECK(resumed.exit_code == 2);
+  CHECK(contains(resumed.err,
+                 "hz-04-journal: journal " + w.journal.string() +
+                     ": uma intenção não bate com a chamada do modelo (nada foi retomado):\n"
+                     "  call_1_1: a intenção de append_file tem outros argumentos que os da "
+                     "resposta do modelo\n"));
+  CHECK(w.bytes() == forged);
+  CHECK(w.file("notas.txt") == "# notas da migração\n");
+  forge_intent(w, "append_file", [](nlohmann::json& rec) { rec["name"] = "run_shell"; });
+  resumed = resume(w);
+  CHECK(resumed.exit_code == 2);
+  CHECK(contains(resumed.err,
+                 "  call_1_1: a intenção diz run_shell, a resposta do modelo pede append_file\n"));
 }
 
 TEST_CASE("um fim rasgado é cortado com um aviso antes de a retomada acrescentar") {

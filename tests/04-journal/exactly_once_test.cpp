@@ -93,8 +93,9 @@ struct Harness {
   void run_call(const hz::ToolCall& c) {
     crash.reach(Boundary::before_intent);
     const hz::Tool& t = tool(c.name);
-    hz::Intent intent{c, t.idempotency, std::nullopt};
+    hz::Intent intent{c, t.idempotency, std::nullopt, std::nullopt};
     if (c.name == "append_file") intent.append_key = hz::append_key_for(c, workspace);
+    if (c.name == "edit_file") intent.edit_key = hz::edit_key_for(c, workspace);
     must(journal.append(hz::intent_record(intent)));
     crash.reach(Boundary::after_intent);
     run_effect(c);
@@ -134,7 +135,8 @@ struct Harness {
             run_call(u.call);
             continue;
           }
-          const hz::Replay replay = hz::decide_replay(*u.intent, workspace);
+          const hz::Replay replay =
+              hz::decide_replay(*u.intent, tool(u.call.name).idempotency, workspace);
           if (replay.kind == hz::Replay::Kind::run) {
             run_effect(u.call);
           } else {

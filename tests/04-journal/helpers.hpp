@@ -50,13 +50,22 @@ inline doctest::String toString(LineError::Kind kind) { return testing::printed(
 // A idempotência e, no append_file, a chave: "check {size_before=0,
 // content_bytes=6, content_crc=77884ff9}".
 inline std::ostream& print_guard(std::ostream& out, const Intent& intent) {
+  auto hex = [](std::uint32_t value) {
+    char text[9];
+    std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(value));
+    return std::string(text);
+  };
   out << to_string(intent.idempotency);
+  if (intent.edit_key) {
+    out << " {size_before=" << intent.edit_key->size_before
+        << ", crc_before=" << hex(intent.edit_key->crc_before)
+        << ", size_after=" << intent.edit_key->size_after
+        << ", crc_after=" << hex(intent.edit_key->crc_after) << "}";
+  }
   if (!intent.append_key) return out;
-  char crc[9];
-  std::snprintf(crc, sizeof crc, "%08x", static_cast<unsigned>(intent.append_key->content_crc));
   return out << " {size_before=" << intent.append_key->size_before
-             << ", content_bytes=" << intent.append_key->content_bytes << ", content_crc=" << crc
-             << "}";
+             << ", content_bytes=" << intent.append_key->content_bytes
+             << ", content_crc=" << hex(intent.append_key->content_crc) << "}";
 }
 
 inline std::ostream& operator<<(std::ostream& out, const Intent& intent) {
@@ -159,7 +168,7 @@ inline hz::ToolCall call(std::string id, std::string name, json args) {
 }
 
 inline hz::Intent intent(const hz::ToolCall& c, hz::Idempotency idempotency) {
-  return {c, idempotency, std::nullopt};
+  return {c, idempotency, std::nullopt, std::nullopt};
 }
 
 // Roda body num processo filho e devolve o pid. O filho nunca volta para o

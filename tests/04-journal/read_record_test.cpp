@@ -58,7 +58,9 @@ TEST_CASE("decode_line devolve o registro de uma linha boa, de cada tipo") {
   const hz::Message reply =
       hz::Message::assistant("vou ler", {call("c1", "read_file", {{"path", "a.txt"}})});
   const hz::Intent intent{call("c1", "append_file", {{"path", "a"}, {"content", "b"}}),
-                          hz::Idempotency::check, hz::AppendKey{0, 1, 0x12345678u}};
+                          hz::Idempotency::check,
+                          hz::AppendKey{0, 1, 0x12345678u},
+                          {}};
   const std::vector<json> recs{hz::start_record(journal_test::settings()),
                                hz::user_record("oi"),
                                hz::reply_record(reply, journal_test::usage(10, 5), 33),

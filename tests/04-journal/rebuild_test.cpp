@@ -27,9 +27,9 @@ const hz::ToolCall kAppend =
 const hz::ToolCall kRead = call("c2", "read_file", {{"path", "notas.txt"}});
 const Message kAsk = Message::assistant("", {kAppend, kRead});
 const Message kDone = Message::assistant("pronto");
-const hz::Intent kAppendIntent{kAppend, Idempotency::check,
-                               hz::AppendKey{0, 6, hz::crc32c("linha\n")}};
-const hz::Intent kReadIntent{kRead, Idempotency::yes, {}};
+const hz::Intent kAppendIntent{
+    kAppend, Idempotency::check, hz::AppendKey{0, 6, hz::crc32c("linha\n")}, {}};
+const hz::Intent kReadIntent{kRead, Idempotency::yes, {}, {}};
 const std::string kAppended = "texto acrescentado a notas.txt (6 bytes)";
 
 // Um turno inteiro, na ordem em que o loop grava. O turn_end custa 20 a mais

@@ -40,7 +40,9 @@ TEST_CASE("cada tipo de registro tem os campos do formato, com as chaves em orde
         R"("id":"c1","type":"function"}]},"type":"reply",)"
         R"("usage":{"completion_tokens":20,"prompt_tokens":100,"reported":true}})");
   hz::Intent intent{call("c2", "append_file", {{"path", "n.txt"}, {"content", "x\n"}}),
-                    hz::Idempotency::check, hz::AppendKey{12, 2, 0x0000abcdu}};
+                    hz::Idempotency::check,
+                    hz::AppendKey{12, 2, 0x0000abcdu},
+                    {}};
   CHECK(hz::intent_record(intent).dump() ==
         R"({"append_key":{"content_bytes":2,"content_crc32c":"0000abcd","size_before":12},)"
         R"("arguments":"{\"content\":\"x\\n\",\"path\":\"n.txt\"}","call_id":"c2",)"
@@ -80,8 +82,10 @@ TEST_CASE("os nomes dos tipos e da idempotência vão e voltam") {
 
 TEST_CASE("intent_from lê de volta a intenção, com a chave do append_file") {
   hz::Intent intent{call("c2", "append_file", {{"path", "n.txt"}, {"content", "x"}}),
-                    hz::Idempotency::check, hz::AppendKey{12, 1, 0xdeadbeefu}};
+                    hz::Idempotency::check,
+                    hz::AppendKey{12, 1, 0xdeadbeefu},
+                    {}};
   CHECK(hz::intent_from(hz::intent_record(intent)) == intent);
-  hz::Intent plain{call("c3", "run_shell", {{"command", "ls"}}), hz::Idempotency::no, {}};
+  hz::Intent plain{call("c3", "run_shell", {{"command", "ls"}}), hz::Idempotency::no, {}, {}};
   CHECK(hz::intent_from(hz::intent_record(plain)) == plain);
 }

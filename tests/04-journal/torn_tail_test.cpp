@@ -167,6 +167,16 @@ TEST_CASE("um registro rasgado seguido de outro (os dois grudados na mesma linha
         "não foi alterado");
 }
 
+TEST_CASE("um \\n estragado antes do último registro junta dois registros: estrago, nada cortado") {
+  // Os dois últimos registros, completos e sincronizados, numa linha só: um
+  // fim rasgado é o pedaço de UM registro, e cortar esta linha apagaria dois.
+  std::string glued = kSecond;
+  glued.back() = 'x';
+  CHECK(refusal(kFirst + glued + kThird) ==
+        "registro danificado na linha 2 (seq esperado 2): não é JSON válido. O arquivo não foi "
+        "alterado");
+}
+
 TEST_CASE("um seq pulado para a leitura, mesmo no último registro") {
   CHECK(refusal(kFirst + kThird) ==
         "registro danificado na linha 2 (seq esperado 2): seq 3 fora de ordem: esperava "
@@ -241,13 +251,13 @@ TEST_CASE("um byte trocado em qualquer lugar nunca passa despercebido nem faz a 
       damaged[at] = byte;
       CAPTURE(at);
       const auto scan = hz::scan_journal(damaged);
-      // No meio, é estrago; no último registro, estrago ou fim cortado. O limite da regra: o
-      // \n do penúltimo trocado junta os dois últimos numa linha só, que parece rasgada e é
-      // cortada inteira (com o aviso).
+      // Até o \n do penúltimo, é estrago (o \n trocado junta dois registros
+      // completos numa linha só, que não é um fim rasgado); no último
+      // registro, estrago ou fim cortado, e o corte nunca leva os dois primeiros.
       const std::size_t glue = kFirst.size() + kSecond.size() - 1;
-      if (at < glue) CHECK_FALSE(scan.ok());
+      if (at <= glue) CHECK_FALSE(scan.ok());
       if (scan.ok()) {
-        CHECK(scan->records.size() == (at == glue ? 1u : 2u));
+        CHECK(scan->records.size() == 2u);
         CHECK_FALSE(scan->torn.empty());
       }
     }
