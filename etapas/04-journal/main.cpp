@@ -128,6 +128,34 @@ std::string describe_resume(const std::string& path, const hz::ResumeState& stat
   return text + "\n";
 }
 
+// O código de saída de um desfecho gravado (cancelled: 130, o sinal não fica
+// no journal; um rótulo que não é desta etapa: 1).
+int code_of(std::string_view label) {
+  for (const hz::Outcome outcome :
+       {hz::Outcome::success, hz::Outcome::max_turns, hz::Outcome::budget, hz::Outcome::timeout,
+        hz::Outcome::provider_error, hz::Outcome::cancelled, hz::Outcome::repetition,
+        hz::Outcome::journal}) {
+    if (hz::to_string(outcome) == label) return hz::exit_code(outcome);
+  }
+  return 1;
+}
+
+// Retomar um journal cujo último turno já terminou: nada a fazer, mas a
+// resposta final vai de novo para o stdout (a queda pode ter vindo logo
+// depois do turn_end, antes de ela chegar a quem lia), e o código é o do
+// desfecho gravado.
+int report_finished(std::ostream& err, const std::string& path, const std::string& outcome,
+                    const std::vector<hz::Message>& history, bool& answer_lost) {
+  const bool answered = outcome == hz::to_string(hz::Outcome::success) && !history.empty() &&
+                        history.back().role == hz::Role::assistant &&
+                        history.back().tool_calls.empty() && !history.back().content.empty();
+  err << kProgram << ": o último turno do journal " << path << " já tinha terminado ("
+      << hz::printable(outcome) << "); nada a retomar"
+      << (answered ? "; a resposta final vai de novo para a saída" : "") << "\n";
+  if (answered && !hz::stage::write_answer(std::cout, history.back().content)) answer_lost = true;
+  return code_of(outcome);
+}
+
 int run(int argc, char** argv) {
   hz::stage::CommonFlags flags;
   flags.max_turns = hz::kDefaultMaxTurns;
@@ -183,6 +211,7 @@ int run(int argc, char** argv) {
   // A retomada lê o journal antes de tudo: a pasta de trabalho vem dele.
   std::optional<hz::Journal> journal;
   std::optional<hz::ResumeState> resumed;
+  std::optional<std::string> finished;  // o desfecho, se o journal termina num turn_end
   if (resume) {
     auto opened = hz::Journal::resume(journal_path);
     if (!opened) return refuse(opened.error().message);
@@ -197,6 +226,7 @@ int run(int argc, char** argv) {
       return refuse(text);
     }
     journal.emplace(std::move(opened->journal));
+    finished = hz::last_outcome(opened->records);
     resumed = std::move(state).value();
     const auto recorded = resumed->settings.find("workspace");
     if (flags.workspace.empty() && recorded != resumed->settings.end() && recorded->is_string()) {
@@ -319,6 +349,8 @@ int run(int argc, char** argv) {
     history = resumed->history;
     if (resumed->next != hz::NextStep::wait_user) {
       code = report(hz::resume_turn(history, *resumed, config, model, tools, **trace));
+    } else if (finished) {
+      code = report_finished(std::cerr, journal_path, *finished, history, answer_lost);
     }
     // O pedido do cenário já está no journal: só um --prompt abre um turno
     // novo (ou o do cenário, se a queda veio antes de o primeiro turno começar).

@@ -273,6 +273,11 @@ std::optional<AppendKey> append_key_for(const ToolCall& call, const Workspace& w
   return AppendKey{file.exists ? file.size : 0, content.size(), crc32c(content)};
 }
 
+std::optional<std::string> last_outcome(const std::vector<Record>& records) {
+  if (records.empty() || records.back().type != RecordType::turn_end) return std::nullopt;
+  return records.back().rec.at("outcome").get<std::string>();
+}
+
 std::vector<std::string> settings_differences(const json& journaled, const json& current) {
   std::set<std::string> keys;
   for (const json* side : {&journaled, &current}) {

@@ -156,6 +156,10 @@ std::vector<std::string> intent_mismatches(const ResumeState& state);
 // arquivo não dá para olhar: sem chave, a retomada diz "desconhecido".
 std::optional<AppendKey> append_key_for(const ToolCall& call, const Workspace& workspace);
 
+// O desfecho do turn_end com que o journal termina; vazio se ele termina
+// noutro registro (um turno aberto, ou nenhum turno).
+std::optional<std::string> last_outcome(const std::vector<Record>& records);
+
 // listing: settings-differences
 // As diferenças entre as configurações gravadas no start e as de agora, uma
 // frase por chave, em ordem alfabética:

@@ -330,6 +330,24 @@ TEST_CASE("crc errado num JSON válido no meio: a retomada para e não toca no j
   CHECK(w.bytes() == damaged);
 }
 
+TEST_CASE("retomar um turno que já terminou repete a resposta final, sem mexer em nada") {
+  // Uma queda logo depois do turn_end, antes de a resposta chegar ao stdout,
+  // deixa este journal: quem retoma recebe a resposta que se perdeu.
+  CliWorld w;
+  REQUIRE(start(w).exit_code == 0);
+  const std::string before = w.bytes();
+  const ProcessResult resumed = resume(w);
+  CAPTURE(resumed.err);
+  CHECK(resumed.exit_code == 0);
+  CHECK(resumed.out == kAnswer);
+  CHECK(contains(resumed.err, "hz-04-journal: o último turno do journal " + w.journal.string() +
+                                  " já tinha terminado (success); nada a retomar; a resposta "
+                                  "final vai de novo para a saída\n"));
+  CHECK_FALSE(contains(resumed.err, "→ modelo"));
+  CHECK(w.bytes() == before);
+  CHECK(w.file("notas.txt") == kNotes);
+}
+
 TEST_CASE("um journal vazio não tem o que retomar") {
   CliWorld w;
   overwrite(w.journal, "");
