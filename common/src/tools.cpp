@@ -277,6 +277,10 @@ ToolOutput written(const std::string& path, std::size_t bytes, bool append) {
 
 // Acrescentar é escrever no fim do próprio arquivo (não há original a
 // perder); se a escrita falha no meio, o arquivo volta ao tamanho de antes.
+// Como o write_file e o edit_file, volta só depois de o texto estar no disco
+// (fdatasync, e a pasta, que pode ter ganho o arquivo): quem grava o resultado
+// num journal logo depois (a etapa 04) não fica com um resultado que uma
+// queda de energia desmentiria. Um fdatasync que falha desfaz o acréscimo.
 ToolOutput append_to(const Target& target, const std::string& path, const std::string& content) {
   const int fd =
       openat(target.placed.dir.get(), target.placed.name.c_str(),
@@ -291,10 +295,13 @@ ToolOutput append_to(const Target& target, const std::string& path, const std::s
     return cannot("abrir", path, errno);
   }
   if (!S_ISREG(info.st_mode)) return not_regular(path, info.st_mode);
-  if (const int error = write_all(fd, content); error != 0) {
+  int error = write_all(fd, content);
+  if (error == 0 && fdatasync(fd) != 0) error = errno;
+  if (error != 0) {
     (void)!ftruncate(fd, info.st_size);
     return write_failure(path, error, "nada foi acrescentado");
   }
+  fsync(target.placed.dir.get());  // um arquivo novo: o nome dele também vai para o disco
   return written(path, content.size(), /*append=*/true);
 }
 

@@ -3,69 +3,21 @@
 // volta ao tamanho de antes e o journal para de aceitar registros.
 #include <doctest/doctest.h>
 
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstddef>
 #include <string>
 
 #include "helpers.hpp"
+#include "hz/testing/child.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "journal.hpp"
 
+using hz::testing::fail_every_fdatasync;
 using hz::testing::TempDir;
-using journal_test::fork_child;
+using hz::testing::told_by_child;
 using journal_test::line;
-using journal_test::read_until_closed;
 using journal_test::tell;
-
-namespace {
-
-// No processo filho: daqui em diante, todo fdatasync falha com EIO, como num
-// disco que devolve erro de E/S. Um filtro seccomp do próprio kernel, sem
-// nenhum gancho no código do journal. false se o kernel não deixou.
-bool fail_every_fdatasync() {
-  sock_filter program[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(offsetof(seccomp_data, nr))),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fdatasync, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EIO & SECCOMP_RET_DATA)),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  sock_fprog filter{static_cast<unsigned short>(sizeof(program) / sizeof(program[0])), program};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter) == 0;
-}
-
-// Roda body num processo filho (os limites e filtros dele não vazam para o
-// teste) e devolve o que ele contou pelo pipe, uma linha por tell(fd, ...).
-// O filho precisa terminar com código 0.
-template <typename Body>
-std::string told_by_child(Body body) {
-  int pipe_fds[2];
-  REQUIRE(pipe(pipe_fds) == 0);
-  const pid_t child = fork_child([&] {
-    close(pipe_fds[0]);
-    body(pipe_fds[1]);
-  });
-  REQUIRE(child > 0);
-  close(pipe_fds[1]);
-  const std::string told = read_until_closed(pipe_fds[0]);
-  close(pipe_fds[0]);
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  return told;
-}
-
-}  // namespace
 
 TEST_SUITE_BEGIN("04-journal/durable-write");
 

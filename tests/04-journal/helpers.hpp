@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/testing/child.hpp"
 #include "hz/testing/printing.hpp"
 #include "hz/tools.hpp"
 #include "hz/wire.hpp"
@@ -171,36 +172,9 @@ inline hz::Intent intent(const hz::ToolCall& c, hz::Idempotency idempotency) {
   return {c, idempotency, std::nullopt, std::nullopt};
 }
 
-// Roda body num processo filho e devolve o pid. O filho nunca volta para o
-// doctest: sai com 0, ou com 99 se body lançar (um stub de exercício, por exemplo).
-template <class Body>
-pid_t fork_child(Body body) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    int code = 0;
-    try {
-      body();
-    } catch (...) {
-      code = 99;
-    }
-    _exit(code);
-  }
-  return pid;
-}
-
-// Escreve text e um \n no pipe (o filho conta ao pai o que viu).
-inline void tell(int fd, const std::string& text) {
-  const std::string framed = text + "\n";
-  (void)!write(fd, framed.data(), framed.size());
-}
-
-// Lê o pipe até o fim (até o filho fechar a ponta dele).
-inline std::string read_until_closed(int fd) {
-  std::string out;
-  char buffer[4096];
-  ssize_t n = 0;
-  while ((n = read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
-  return out;
-}
+// Os filhos dos testes (hz/testing/child.hpp).
+using hz::testing::fork_child;
+using hz::testing::read_until_closed;
+using hz::testing::tell;
 
 }  // namespace journal_test

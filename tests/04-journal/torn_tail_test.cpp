@@ -167,7 +167,7 @@ TEST_CASE("um registro rasgado seguido de outro (os dois grudados na mesma linha
         "não foi alterado");
 }
 
-TEST_CASE("um \\n estragado antes do último registro junta dois registros: estrago, nada cortado") {
+TEST_CASE("uma quebra de linha estragada antes do último registro junta dois registros: estrago") {
   // Os dois últimos registros, completos e sincronizados, numa linha só: um
   // fim rasgado é o pedaço de UM registro, e cortar esta linha apagaria dois.
   std::string glued = kSecond;

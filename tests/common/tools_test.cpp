@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "hz/testing/child.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/tools.hpp"
 
@@ -291,6 +292,29 @@ TEST_CASE("append_file acrescenta a cada chamada") {
   CHECK(f.dir.read("log/notas.txt") == "um\ndois\n");
   check_output(append.run({{"path", "../x"}, {"content", "a"}}), false,
                "caminho fora do workspace: ../x");
+}
+
+TEST_CASE("append_file só volta com o texto no disco: um fdatasync que falha desfaz o acréscimo") {
+  // A etapa 04 grava o resultado no journal (com fdatasync) logo depois: um
+  // resultado "acrescentado" durável sobre um texto que não chegou ao disco
+  // seria desmentido por uma queda de energia.
+  Fixture f;
+  f.dir.write("notas.txt", "antes\n");
+  const std::string told = hz::testing::told_by_child([&](int fd) {
+    if (!hz::testing::fail_every_fdatasync()) {
+      hz::testing::tell(fd, "sem seccomp");
+      return;
+    }
+    const ToolOutput out =
+        hz::append_file_tool(f.workspace).run({{"path", "notas.txt"}, {"content", "depois\n"}});
+    hz::testing::tell(fd, std::string(out.ok ? "ok: " : "falha: ") + out.text);
+  });
+  if (told == "sem seccomp\n") {
+    MESSAGE("o kernel não aceitou o filtro seccomp: o teste não tem como fazer o fdatasync falhar");
+    return;
+  }
+  CHECK(told == "falha: falha ao escrever notas.txt: Input/output error (nada foi acrescentado)\n");
+  CHECK(f.dir.read("notas.txt") == "antes\n");
 }
 
 // ---- confinamento com o workspace mudando ao mesmo tempo --------------------
