@@ -8,7 +8,8 @@
 // do journal (histórico, gasto, chamadas do turno, pasta de trabalho) e o
 // turno interrompido continua sem repetir o que já teve efeito. A ferramenta
 // append_file (não idempotente) existe só nesta etapa. HZ_CRASH_AT, para os
-// testes, mata o processo numa fronteira do journal (crash_point.hpp).
+// testes e para o demo do capítulo, mata o processo numa fronteira do journal
+// (crash_point.hpp, aqui ao lado: o núcleo não sabe dele).
 //
 // Um journal que não abre, em uso por outro harness, danificado no meio,
 // vazio, ou configurações que contradizem as dele: mensagem e saída 2, com o
@@ -261,7 +262,6 @@ int run(int argc, char** argv) {
   config.repetition = *repetition;
   const hz::Workspace workspace(session->workspace);
   config.workspace = &workspace;
-  config.crash = &crash;
 
   const nlohmann::json settings =
       settings_of(*session, config, *limits, *system_prompt, max_tool_output);
@@ -285,7 +285,10 @@ int run(int argc, char** argv) {
       return 1;
     }
   }
-  if (journal) config.journal = &*journal;
+  // Os registros do turno passam pelos pontos de queda (HZ_CRASH_AT) antes
+  // do journal; sem HZ_CRASH_AT, o CrashingSink só os passa adiante.
+  std::optional<hz::CrashingSink> crashing;
+  if (journal) config.journal = &crashing.emplace(*journal, crash);
 
   std::cerr << hz::paint(hz::stage::describe(*session) +
                              hz::stage::describe_limits(config, *limits) +

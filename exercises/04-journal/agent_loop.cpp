@@ -116,9 +116,6 @@ bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json&
   return false;
 }
 
-void reach(const LoopConfig& config, Boundary boundary) {
-  if (config.crash != nullptr) config.crash->reach(boundary);
-}
 // end-listing: journal-helpers
 
 // Por que uma ferramenta não rodou, para o modelo ler na próxima chamada.
@@ -281,7 +278,6 @@ bool answer_with(std::vector<Message>& history, const ToolCall& call, const Tool
     return false;
   }
   history.push_back(std::move(result.message));
-  reach(config, Boundary::after_result);
   return true;
 }
 
@@ -301,12 +297,10 @@ bool run_effect(std::vector<Message>& history, const ToolCall& call, const ToolB
               {"ok", result.ok},
               {"output_bytes", result.output_bytes},
               {"summary", brief(result.message.content, 2, 120)}});
-  reach(config, Boundary::after_effect);
   if (!journaled(config, state, result_record(call.id, {result.ok, result.message.content}))) {
     return false;
   }
   history.push_back(std::move(result.message));
-  reach(config, Boundary::after_result);
   return true;
 }
 
@@ -317,7 +311,6 @@ bool run_journaled(std::vector<Message>& history, const ToolCall& call, const To
     history.push_back(run_tool(call, tools, trace, turn));
     return true;
   }
-  reach(config, Boundary::before_intent);
   Intent intent{call, Idempotency::no, std::nullopt, std::nullopt};
   if (const Tool* tool = tools.find(call.name)) intent.idempotency = tool->idempotency;
   if (call.name == "append_file" && config.workspace != nullptr) {
@@ -327,7 +320,6 @@ bool run_journaled(std::vector<Message>& history, const ToolCall& call, const To
     intent.edit_key = edit_key_for(call, *config.workspace);
   }
   if (!journaled(config, state, intent_record(intent))) return false;
-  reach(config, Boundary::after_intent);
   return run_effect(history, call, tools, config, state, trace, turn);
 }
 
@@ -387,7 +379,6 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
       return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
     }
     history.push_back(std::move(message));
-    reach(config, Boundary::after_reply);
 
     // Parada estrutural: decide a forma da resposta, não o finish_reason.
     if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);

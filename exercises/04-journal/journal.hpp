@@ -63,7 +63,20 @@ struct JournalRead {
 // nenhum registro (nada para retomar).
 Result<JournalRead> read_journal(const std::filesystem::path& path);
 
-class Journal {
+// listing: record-sink
+// Para onde vão os registros de um turno: o loop grava tudo por aqui. O
+// Journal é o de verdade; o executável põe na frente dele os pontos de queda
+// de HZ_CRASH_AT (etapas/04-journal/crash_point.hpp), e um teste pode pôr o
+// que quiser, sem uma linha de teste no loop.
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  // O contrato de Journal::append.
+  virtual Result<std::int64_t> append(nlohmann::json rec) = 0;
+};
+// end-listing: record-sink
+
+class Journal final : public RecordSink {
  public:
   // Um journal novo em path: cria o arquivo (e faz fsync da pasta, para o
   // nome também sobreviver a uma queda) ou usa um que exista vazio. Recusa um
@@ -81,6 +94,7 @@ class Journal {
   Journal& operator=(Journal&&) noexcept = default;
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
+  ~Journal() override = default;
 
   // listing: journal-append
   // Numera rec (seq = last_seq() + 1), grava a linha com um write(2) e
@@ -88,7 +102,7 @@ class Journal {
   // a sincronização falhou (o arquivo volta ao tamanho de antes, se der) ou o
   // journal já tinha falhado antes. Depois de um erro, todo append é recusado.
   // Pré-condição: rec é um objeto com type (um dos *_record de journal_record.hpp).
-  Result<std::int64_t> append(nlohmann::json rec);
+  Result<std::int64_t> append(nlohmann::json rec) override;
   // end-listing: journal-append
 
   std::int64_t last_seq() const { return last_seq_; }

@@ -19,7 +19,6 @@
 
 #include "budget.hpp"
 #include "clock.hpp"
-#include "crash_point.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/result.hpp"
 #include "hz/trace.hpp"
@@ -62,13 +61,13 @@ struct LoopConfig {
   // 5 e limiar 3). Pré-condição: conferido por check_repetition_config.
   std::optional<RepetitionConfig> repetition{};
 
-  // Etapa 04. Nulo: sem journal, como na etapa 03. Com journal, workspace é a
-  // pasta das ferramentas (a chave do append_file e a decisão da retomada
-  // olham o disco); crash, os pontos de queda dos testes (nulo: nenhum).
-  // Pré-condição: os três vivem mais que o turno.
-  Journal* journal = nullptr;
+  // Etapa 04. Nulo: sem journal, como na etapa 03. journal recebe cada
+  // registro do turno (o Journal, ou algo na frente dele); workspace é a
+  // pasta das ferramentas (as chaves do append_file e do edit_file e a
+  // decisão da retomada olham o disco). Pré-condição: os dois vivem mais que
+  // o turno.
+  RecordSink* journal = nullptr;
   const Workspace* workspace = nullptr;
-  CrashPoints* crash = nullptr;
 };
 // end-listing: loop-config
 

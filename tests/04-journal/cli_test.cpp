@@ -185,8 +185,10 @@ TEST_CASE("retomar duas vezes seguidas, a segunda depois de outra queda, acresce
   const CliReference ref = reference();
   CliWorld w;
   REQUIRE(start(w, "after_effect:1").exit_code == 137);
-  // A primeira retomada dá o append por feito e morre depois do efeito do edit.
-  const ProcessResult first = resume(w, "after_effect:1");
+  // A primeira retomada dá o append por feito e morre depois do efeito do edit:
+  // a passagem 1 por after_effect é antes do result decidido do append, a 2,
+  // antes do result do edit.
+  const ProcessResult first = resume(w, "after_effect:2");
   CAPTURE(first.err);
   REQUIRE(first.exit_code == 137);
   CHECK(contains(first.err, "  ↺ append_file (call_1_1): done · "));

@@ -6,11 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "crash_point.hpp"
 #include "helpers.hpp"
+#include "journal.hpp"
 
 using hz::Boundary;
 using hz::CrashPoint;
@@ -101,4 +105,56 @@ TEST_CASE("from_env lê HZ_CRASH_AT e lança na inicialização com um valor inv
   unsetenv("HZ_CRASH_AT");
   CHECK_NOTHROW(hz::CrashPoints::from_env());
   if (previous) setenv("HZ_CRASH_AT", previous->c_str(), 1);
+}
+
+namespace {
+
+// Um RecordSink que conta ao pai, pelo pipe, cada registro que gravou.
+struct ToldSink final : hz::RecordSink {
+  int fd = -1;
+  hz::Result<std::int64_t> append(nlohmann::json rec) override {
+    tell(fd, rec["type"].get<std::string>());
+    return ++seq;
+  }
+  std::int64_t seq = 0;
+};
+
+}  // namespace
+
+TEST_CASE("CrashingSink acha as fronteiras pelos registros: antes e depois de cada um") {
+  // Um passo com uma ferramenta: reply, intent, result, reply. Em cada
+  // fronteira, o que chegou a ser gravado antes de o processo morrer.
+  const std::vector<std::pair<const char*, std::string>> cases{
+      {"after_reply:1", "reply\n"},
+      {"before_intent:1", "reply\n"},
+      {"after_intent:1", "reply\nintent\n"},
+      {"after_effect:1", "reply\nintent\n"},
+      {"after_result:1", "reply\nintent\nresult\n"},
+      {"after_reply:2", "reply\nintent\nresult\nreply\n"},
+  };
+  for (const auto& expected : cases) {
+    const std::string point = expected.first;
+    CAPTURE(point);
+    int out[2];
+    REQUIRE(pipe(out) == 0);
+    const pid_t child = fork_child([&] {
+      close(out[0]);
+      auto parsed = hz::parse_crash_at(point);
+      if (!parsed) return;
+      hz::CrashPoints points(*parsed);
+      ToldSink told;
+      told.fd = out[1];
+      hz::CrashingSink sink(told, points);
+      for (const char* type : {"reply", "intent", "result", "reply"}) {
+        (void)sink.append({{"type", type}});
+      }
+    });
+    REQUIRE(child > 0);
+    close(out[1]);
+    CHECK(read_until_closed(out[0]) == expected.second);
+    close(out[0]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFSIGNALED(status));
+  }
 }

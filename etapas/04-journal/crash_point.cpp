@@ -77,4 +77,17 @@ void CrashPoints::reach(Boundary boundary) {
   if (++seen_ == point_->occurrence) raise(SIGKILL);
 }
 
+Result<std::int64_t> CrashingSink::append(nlohmann::json rec) {
+  const auto type = rec.find("type");
+  const std::string name = type != rec.end() && type->is_string() ? type->get<std::string>() : "";
+  if (name == "intent") points_.reach(Boundary::before_intent);
+  if (name == "result") points_.reach(Boundary::after_effect);
+  Result<std::int64_t> seq = inner_.append(std::move(rec));
+  if (!seq) return seq;
+  if (name == "reply") points_.reach(Boundary::after_reply);
+  if (name == "intent") points_.reach(Boundary::after_intent);
+  if (name == "result") points_.reach(Boundary::after_result);
+  return seq;
+}
+
 }  // namespace hz
