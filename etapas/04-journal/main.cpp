@@ -245,6 +245,9 @@ int run(int argc, char** argv) {
     std::cerr << kProgram << ": " << session.error().message << "\n";
     return session.error().exit_code;
   }
+  // O journal grava a pasta de trabalho, e uma retomada volta a ela: a cópia
+  // temporária de um cenário fica.
+  if (!journal_path.empty()) session->temporary.keep();
   const bool color = hz::wants_color(2);
 
   // Ctrl-C, SIGTERM e SIGHUP só marcam a flag; quem a lê é o loop, o transporte e o run_shell.

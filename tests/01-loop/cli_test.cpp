@@ -127,22 +127,34 @@ TEST_CASE("o demo de segunda-feira conserta o teste de verdade") {
         "iguais");
 }
 
-TEST_CASE("sem endpoint o demo roda numa cópia temporária da fixture") {
+TEST_CASE("sem endpoint o demo roda numa cópia temporária da fixture, apagada no fim") {
   const auto scenario = course_scenario("monday");
   const TempDir tmp;
-  const auto result = run_stage({}, "", {"TMPDIR=" + tmp.path().string()});
-  hz::testing::throw_if_stubbed(result);
+  auto copies_in = [&tmp] {
+    std::vector<std::filesystem::path> copies;
+    for (const auto& entry : std::filesystem::directory_iterator(tmp.path())) {
+      copies.push_back(entry.path());
+    }
+    return copies;
+  };
+  const auto gone = run_stage({}, "", {"TMPDIR=" + tmp.path().string()});
+  hz::testing::throw_if_stubbed(gone);
+  CAPTURE(gone.err);
+  CHECK(gone.exit_code == 0);
+  CHECK(contains(gone.err,
+                 " (cópia temporária do cenário, apagada no fim; --keep-workspace a "
+                 "guarda)\n"));
+  CHECK(copies_in().empty());  // nada se acumula em TMPDIR
+  const auto result = run_stage({"--keep-workspace"}, "", {"TMPDIR=" + tmp.path().string()});
   CAPTURE(result.err);
   CHECK(result.exit_code == 0);
   CHECK(result.out == scenario.steps.back().content + "\n");
   CHECK(contains(result.err, "cenário monday"));
-  // A cópia ficou em TMPDIR, editada; a fixture do repositório não mudou.
-  std::vector<std::filesystem::path> copies;
-  for (const auto& entry : std::filesystem::directory_iterator(tmp.path())) {
-    copies.push_back(entry.path());
-  }
+  // Com --keep-workspace, a cópia ficou em TMPDIR, editada; a fixture do repositório não mudou.
+  const std::vector<std::filesystem::path> copies = copies_in();
   REQUIRE(copies.size() == 1);
-  CHECK(contains(result.err, "workspace: " + copies[0].string()));
+  CHECK(contains(result.err, "workspace: " + copies[0].string() +
+                                 " (cópia temporária do cenário; fica depois do fim)\n"));
   const auto edit = scripted_arguments(scenario, "edit_file");
   const std::string path = edit.at("path").get<std::string>();
   CHECK(contains(tmp.read(copies[0].filename().string() + "/" + path),

@@ -29,6 +29,9 @@ void add_common_flags(FlagParser& parser, CommonFlags& flags) {
                     "pasta onde as ferramentas trabalham, usada como está (padrão: cópia "
                     "temporária da fixture do cenário, ou a pasta atual com endpoint real)",
                     "DIR");
+  parser.add_bool("keep-workspace", &flags.keep_workspace,
+                  "não apaga, no fim, a cópia temporária da fixture do cenário (diz onde ela "
+                  "ficou)");
   parser.add_string("trace", &flags.trace, "grava os eventos em JSONL, um por linha", "ARQUIVO");
   parser.add_bool("yes", &flags.yes, "não pergunta antes de ferramentas que escrevem ou executam");
   parser.add_string("system-prompt", &flags.system_prompt,

@@ -83,6 +83,7 @@ Result<Session, SetupError> open_session(const CommonFlags& flags,
     auto copy = mock::copy_fixture_to_temp(*scenario);
     if (!copy) return SetupError{1, "não consegui copiar a fixture: " + copy.error().message};
     session.workspace = *copy;
+    session.temporary = TemporaryWorkspace(*copy, flags.keep_workspace);
   } else {
     session.workspace = std::filesystem::current_path();
   }
@@ -121,6 +122,30 @@ Result<std::unique_ptr<Trace>, SetupError> open_trace(const std::string& jsonl_p
   }
 }
 
+TemporaryWorkspace::TemporaryWorkspace(std::filesystem::path dir, bool keep)
+    : dir_(std::move(dir)), kept_(keep) {}
+
+TemporaryWorkspace::TemporaryWorkspace(TemporaryWorkspace&& other) noexcept
+    : dir_(std::exchange(other.dir_, {})), kept_(other.kept_) {}
+
+TemporaryWorkspace& TemporaryWorkspace::operator=(TemporaryWorkspace&& other) noexcept {
+  if (this != &other) {
+    remove();
+    dir_ = std::exchange(other.dir_, {});
+    kept_ = other.kept_;
+  }
+  return *this;
+}
+
+TemporaryWorkspace::~TemporaryWorkspace() { remove(); }
+
+void TemporaryWorkspace::remove() noexcept {
+  if (dir_.empty() || kept_) return;
+  std::error_code ignored;  // uma pasta que não dá para apagar não derruba o fim da etapa
+  std::filesystem::remove_all(dir_, ignored);
+  dir_.clear();
+}
+
 std::string describe(const Session& session) {
   std::string text;
   if (session.scripted) {
@@ -132,7 +157,13 @@ std::string describe(const Session& session) {
       text += "cenário: " + session.scenario_name + " (só a pasta de trabalho e o pedido)\n";
     }
   }
-  text += "workspace: " + session.workspace.string() + "\n";
+  text += "workspace: " + session.workspace.string();
+  if (session.temporary.temporary()) {
+    text += session.temporary.kept()
+                ? " (cópia temporária do cenário; fica depois do fim)"
+                : " (cópia temporária do cenário, apagada no fim; --keep-workspace a guarda)";
+  }
+  text += "\n";
   return printable(text);  // nomes de cenário e de modelo vêm de arquivos JSON
 }
 

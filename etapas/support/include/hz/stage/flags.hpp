@@ -11,17 +11,18 @@
 namespace hz::stage {
 
 struct CommonFlags {
-  std::string scenario;       // --scenario NOME|ARQUIVO
-  std::string base_url;       // --base-url (vazio: OPENAI_BASE_URL; veja session.hpp)
-  std::string model;          // --model
-  std::string api_key;        // --api-key (vazio: OPENAI_API_KEY)
-  std::string prompt;         // --prompt: um turno só, sem chat
-  int max_turns = 0;          // --max-turns: o main põe o padrão da etapa antes de registrar
-  std::string workspace;      // --workspace DIR
-  std::string trace;          // --trace ARQUIVO (JSONL)
-  bool yes = false;           // --yes: não pergunta antes de escrever ou executar
-  std::string system_prompt;  // --system-prompt ARQUIVO
-  int context_window = 0;     // --context-window: tokens; 0, desconhecida (veja context_guard.hpp)
+  std::string scenario;         // --scenario NOME|ARQUIVO
+  std::string base_url;         // --base-url (vazio: OPENAI_BASE_URL; veja session.hpp)
+  std::string model;            // --model
+  std::string api_key;          // --api-key (vazio: OPENAI_API_KEY)
+  std::string prompt;           // --prompt: um turno só, sem chat
+  int max_turns = 0;            // --max-turns: o main põe o padrão da etapa antes de registrar
+  std::string workspace;        // --workspace DIR
+  bool keep_workspace = false;  // --keep-workspace: não apaga a cópia temporária do cenário
+  std::string trace;            // --trace ARQUIVO (JSONL)
+  bool yes = false;             // --yes: não pergunta antes de escrever ou executar
+  std::string system_prompt;    // --system-prompt ARQUIVO
+  int context_window = 0;  // --context-window: tokens; 0, desconhecida (veja context_guard.hpp)
 };
 
 // Registra as flags acima em parser. Os textos de ajuda mostram os padrões

@@ -12,8 +12,9 @@
 //   --base-url ou OPENAI_BASE_URL, sem --scenario   modelo real
 //   nada disso                  mock embutido com o cenário de demonstração
 // Pasta de trabalho: --workspace DIR (usada como está); senão, com cenário,
-// uma cópia nova da fixture numa pasta temporária (que fica, para você olhar);
-// senão, a pasta atual.
+// uma cópia nova da fixture numa pasta temporária, apagada quando a sessão
+// acaba (com --keep-workspace, ou com um journal que a cita, ela fica, e a
+// linha "workspace:" diz isso); senão, a pasta atual.
 #pragma once
 
 #include <filesystem>
@@ -38,6 +39,29 @@ struct SetupError {
   std::string message;
 };
 
+// A cópia temporária da fixture de um cenário: apagada (com tudo o que o
+// turno pôs nela) quando este objeto morre, a não ser que keep() tenha sido
+// chamado. Vazio: a pasta não é temporária. Só se move.
+class TemporaryWorkspace {
+ public:
+  TemporaryWorkspace() = default;
+  TemporaryWorkspace(std::filesystem::path dir, bool keep);
+  TemporaryWorkspace(TemporaryWorkspace&& other) noexcept;
+  TemporaryWorkspace& operator=(TemporaryWorkspace&& other) noexcept;
+  TemporaryWorkspace(const TemporaryWorkspace&) = delete;
+  TemporaryWorkspace& operator=(const TemporaryWorkspace&) = delete;
+  ~TemporaryWorkspace();
+
+  void keep() { kept_ = true; }
+  bool temporary() const { return !dir_.empty(); }
+  bool kept() const { return kept_; }
+
+ private:
+  void remove() noexcept;
+  std::filesystem::path dir_;
+  bool kept_ = false;
+};
+
 struct Session {
   bool scripted = false;        // true: o modelo é o mock embutido (nunca pergunta nada)
   std::string scenario_name;    // vazio: sem cenário
@@ -45,6 +69,7 @@ struct Session {
   std::string model_name;       // o "model" dos pedidos
   std::string base_url;         // com quem o cliente fala
   std::filesystem::path workspace;
+  TemporaryWorkspace temporary;            // a cópia da fixture, se workspace é uma
   std::unique_ptr<mock::MockServer> mock;  // só quando scripted
   std::unique_ptr<OpenAiClient> client;
 
