@@ -92,7 +92,7 @@ void write_journal(const fs::path& path, int n) {
     const hz::ToolCall call{"call_" + std::to_string(i), "read_file", R"({"path":"a.txt"})"};
     recs.push_back(hz::user_record("pedido " + std::to_string(i)));
     recs.push_back(hz::reply_record(hz::Message::assistant("", {call}), {}, 100));
-    recs.push_back(hz::intent_record({call, hz::Idempotency::yes, {}}));
+    recs.push_back(hz::intent_record({call, hz::Idempotency::yes, {}, {}}));
     recs.push_back(typical_result(i));
     recs.back()["call_id"] = call.id;
     recs.push_back(hz::reply_record(hz::Message::assistant("feito"), {}, 100));
