@@ -310,6 +310,11 @@ ToolOutput write_file(const Workspace& workspace, const json& args, bool append)
   if (path == nullptr) return missing_arg("path");
   const std::string* content = string_arg(args, "content");
   if (content == nullptr) return missing_arg("content");
+  // "notas/" nomeia uma pasta: escrever nela criaria um arquivo "notas".
+  if (!path->empty() && path->back() == '/') {
+    return ToolOutput::failure(*path +
+                               " termina em /, o nome de uma pasta: dê o caminho de um arquivo");
+  }
   TargetRules rules;
   rules.create_dirs = true;
   rules.may_be_missing = true;

@@ -232,6 +232,13 @@ int run(int argc, char** argv) {
     const auto recorded = resumed->settings.find("workspace");
     if (flags.workspace.empty() && recorded != resumed->settings.end() && recorded->is_string()) {
       flags.workspace = recorded->get<std::string>();
+      // A pasta veio do journal, e não de um --workspace: o erro diz isso.
+      std::error_code ignored;
+      if (!std::filesystem::is_directory(flags.workspace, ignored)) {
+        return refuse(
+            "journal " + journal_path + ": a pasta de trabalho gravada nele não existe mais: " +
+            hz::printable(flags.workspace) + " (o turno trabalhava nela; nada foi retomado)");
+      }
     }
   }
 

@@ -350,6 +350,20 @@ TEST_CASE("retomar um turno que já terminou repete a resposta final, sem mexer 
   CHECK(w.file("notas.txt") == kNotes);
 }
 
+TEST_CASE("retomar com a pasta de trabalho apagada diz que a pasta veio do journal") {
+  CliWorld w;
+  REQUIRE(start(w, "after_intent:1").exit_code == 137);
+  std::filesystem::remove_all(w.dir / "ws");
+  const std::string before = w.bytes();
+  const ProcessResult resumed = resume(w);
+  CAPTURE(resumed.err);
+  CHECK(resumed.exit_code == 2);
+  CHECK(resumed.err == "hz-04-journal: journal " + w.journal.string() +
+                           ": a pasta de trabalho gravada nele não existe mais: " + w.ws() +
+                           " (o turno trabalhava nela; nada foi retomado)\n");
+  CHECK(w.bytes() == before);
+}
+
 TEST_CASE("um journal vazio não tem o que retomar") {
   CliWorld w;
   overwrite(w.journal, "");

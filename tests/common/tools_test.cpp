@@ -294,6 +294,17 @@ TEST_CASE("append_file acrescenta a cada chamada") {
                "caminho fora do workspace: ../x");
 }
 
+TEST_CASE("write_file e append_file recusam um caminho que termina em /, sem criar nada") {
+  // Antes, "trail/" escrevia um arquivo chamado "trail".
+  Fixture f;
+  check_output(f.run("write_file", {{"path", "trail/"}, {"content", "x"}}), false,
+               "trail/ termina em /, o nome de uma pasta: dê o caminho de um arquivo");
+  check_output(hz::append_file_tool(f.workspace).run({{"path", "log/"}, {"content", "x"}}), false,
+               "log/ termina em /, o nome de uma pasta: dê o caminho de um arquivo");
+  CHECK_FALSE(fs::exists(f.dir / "trail"));
+  CHECK_FALSE(fs::exists(f.dir / "log"));
+}
+
 TEST_CASE("append_file só volta com o texto no disco: um fdatasync que falha desfaz o acréscimo") {
   // A etapa 04 grava o resultado no journal (com fdatasync) logo depois: um
   // resultado "acrescentado" durável sobre um texto que não chegou ao disco
