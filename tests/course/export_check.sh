@@ -109,6 +109,12 @@ listing_block() {
 
 check_export() {
   local course="$1" out="$tmp/aluno"
+  # Na cópia de um aluno (sem solutions/) não há o que exportar: o ./hz export
+  # e o ./hz update são do professor. O teste pula, dizendo por quê.
+  [[ -d "$root/solutions" ]] || {
+    echo "esta cópia não tem solutions/ (é a de um aluno): só a do professor exporta; pulando"
+    exit 77
+  }
   command -v git >/dev/null 2>&1 || {
     echo "sem git: ./hz export precisa dele; pulando"
     exit 77

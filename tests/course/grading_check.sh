@@ -88,6 +88,12 @@ git_quiet() { git -c user.name=teste -c user.email=teste@exemplo -c commit.gpgsi
 
 check_update() {
   local course="$1"
+  # Na cópia de um aluno (sem solutions/) não há o que exportar: o ./hz export
+  # e o ./hz update são do professor. O teste pula, dizendo por quê.
+  [[ -d "$root/solutions" ]] || {
+    echo "esta cópia não tem solutions/ (é a de um aluno): só a do professor exporta; pulando"
+    exit 77
+  }
   command -v git >/dev/null 2>&1 || {
     echo "sem git: pulando"
     exit 77
