@@ -429,18 +429,12 @@ TEST_CASE("SIGTERM, SIGHUP e Ctrl-C matam a etapa 01 sem deixar o comando rodand
     ScriptedModel model(R"({"name": "lento", "steps": [
       {"tool_calls": [{"name": "run_shell",
                        "arguments": {"command": "sleep 30 & echo $! > pid; wait"}}]}]})");
-    const std::string pid = (dir / "pid").string();
-    std::string script = "'" + hz::testing::bin_path("hz-01-loop").string() + "' --base-url '" +
-                         model.base_url() + "' --model m --yes --prompt rode --workspace '" +
-                         dir.path().string() + "' </dev/null >/dev/null 2>'" +
-                         (dir / "err").string() + "' & harness=$!\n";
-    script += "i=0; until [ -s '" + pid + "' ] || ! kill -0 $harness 2>/dev/null; do ";
-    script += "sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n";
-    script += "kill -" + std::string(signal) + " $harness; wait $harness; echo \"código: $?\"\n";
-    // Um zumbi (estado Z em /proc) já morreu: só espera quem o colha.
-    script += "state=$(cut -d' ' -f3 /proc/\"$(cat '" + pid + "')\"/stat 2>/dev/null)\n";
-    script += "case \"$state\" in ''|Z) echo 'filho: encerrado' ;; *) echo 'filho: vivo'; ";
-    script += "kill -9 \"$(cat '" + pid + "')\" ;; esac\n";
+    std::string script = hz::testing::signal_script(
+        "'" + hz::testing::bin_path("hz-01-loop").string() + "' --base-url '" + model.base_url() +
+            "' --model m --yes --prompt rode --workspace '" + dir.path().string() +
+            "' </dev/null >/dev/null 2>'" + (dir / "err").string() + "'",
+        signal, "[ -s '" + (dir / "pid").string() + "' ]");
+    script += "echo \"código: $code\"\n" + hz::testing::child_state_script(dir / "pid");
     script += "cat '" + (dir / "err").string() + "' >&2\n";
     const auto result = hz::testing::run_program({"/bin/sh", "-c", script}, "",
                                                  {"OPENAI_BASE_URL=", "OPENAI_API_KEY="});

@@ -59,11 +59,8 @@ ProcessResult signal_when(const std::vector<std::string>& args, const std::strin
   const std::string err = (dir / "err.txt").string();
   const std::string in = dir.write("in.txt", input).string();
   const std::string out = (dir / "out.txt").string();
-  std::string script = command + " <'" + in + "' >'" + out + "' 2>'" + err + "' & pid=$!\n";
-  script += "i=0; until " + ready + " || ! kill -0 $pid 2>/dev/null; do ";
-  script += "sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n";
-  for (int i = 0; i < times; ++i) script += "kill -" + signal + " $pid\n";
-  script += "wait $pid; code=$?\n";
+  std::string script = hz::testing::signal_script(
+      command + " <'" + in + "' >'" + out + "' 2>'" + err + "'", signal, ready, times);
   script += "cat '" + err + "'; echo \"código: $code\"\n" + after;
   return hz::testing::run_program({"/bin/sh", "-c", script}, "", kCleanEnv);
 }
@@ -86,13 +83,9 @@ std::string slow_command_scenario(const std::string& follow_up = "") {
   return scenario + "]}";
 }
 
-// Depois do wait: o filho do comando ainda está vivo? Um zumbi (estado Z em
-// /proc) já morreu: só espera quem o colha, e o kill -0 ainda o acharia.
+// Depois do wait: o filho do comando ainda está vivo?
 std::string command_alive(const TempDir& dir) {
-  const std::string pid = "\"$(cat '" + (dir / "pid").string() + "')\"";
-  return "state=$(cut -d' ' -f3 /proc/" + pid + "/stat 2>/dev/null)\n" +
-         "case \"$state\" in ''|Z) echo 'filho: encerrado' ;; *) echo 'filho: vivo'; kill -9 " +
-         pid + " ;; esac\n";
+  return hz::testing::child_state_script(dir / "pid");
 }
 
 }  // namespace

@@ -207,4 +207,20 @@ std::filesystem::path source_path(std::string_view relative) {
   return std::filesystem::path(HZ_SOURCE_DIR) / std::string(relative);
 }
 
+std::string signal_script(const std::string& command, const std::string& signal,
+                          const std::string& ready, int times) {
+  std::string script = command + " & pid=$!\n";
+  script += "i=0; until " + ready + " || ! kill -0 $pid 2>/dev/null; do ";
+  script += "sleep 0.02; i=$((i+1)); [ $i -gt 500 ] && break; done\n";
+  for (int i = 0; i < times; ++i) script += "kill -" + signal + " $pid\n";
+  return script + "wait $pid; code=$?\n";
+}
+
+std::string child_state_script(const std::filesystem::path& pid_file) {
+  const std::string pid = "\"$(cat '" + pid_file.string() + "')\"";
+  return "state=$(cut -d' ' -f3 /proc/" + pid + "/stat 2>/dev/null)\n" +
+         "case \"$state\" in ''|Z) echo 'filho: encerrado' ;; *) echo 'filho: vivo'; kill -9 " +
+         pid + " ;; esac\n";
+}
+
 }  // namespace hz::testing

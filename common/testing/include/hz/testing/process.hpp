@@ -25,6 +25,21 @@ ProcessResult run_program(const std::vector<std::string>& argv, const std::strin
                           const std::vector<std::string>& extra_env = {},
                           std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
+// Para os testes de sinais de verdade, trechos de /bin/sh:
+//
+// signal_script: roda `command` (com os redirecionamentos que quiser) em
+// segundo plano, espera a condição de shell `ready` (a cada 20 ms, por no
+// máximo 10 s, ou até o processo sair sozinho: um stub), manda SIG`signal`
+// (INT, TERM, HUP) `times` vezes seguidas e espera o processo. O código de
+// saída dele fica na variável $code; quem chama decide o que imprimir.
+std::string signal_script(const std::string& command, const std::string& signal,
+                          const std::string& ready, int times = 1);
+
+// child_state_script: imprime "filho: encerrado" se o processo cujo pid está
+// em pid_file já não vive (um zumbi, estado Z em /proc, já morreu: só espera
+// quem o colha, e o kill -0 ainda o acharia), ou "filho: vivo", e o mata.
+std::string child_state_script(const std::filesystem::path& pid_file);
+
 // build/bin/<name>: onde o CMake põe os executáveis (HZ_BIN_DIR).
 std::filesystem::path bin_path(std::string_view name);
 
