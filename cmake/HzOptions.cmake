@@ -32,6 +32,17 @@ function(hz_warnings target)
   endif()
 endfunction()
 
+# No build Debug, só a tabela de linhas (-g1) num alvo que o aluno não depura
+# passo a passo: os testes, o mock, o hz-course e o hz-doctor. Uma pilha do
+# gdb ou de um sanitizer continua com arquivo e linha; some só a descrição
+# das variáveis, e com ela um quinto da CPU de compilar esses alvos, que são
+# mais da metade do build de um ./hz test novo (medido com ./hz bench build).
+# O núcleo de cada etapa, o executável dela, common/ e etapas/support/, que
+# o aluno percorre no depurador, continuam com -g inteiro.
+function(hz_line_tables target)
+  target_compile_options(${target} PRIVATE $<$<CONFIG:Debug>:-g1>)
+endfunction()
+
 option(HZ_TSAN "Compila com ThreadSanitizer (preset tsan)" OFF)
 option(HZ_FUZZ "Compila os alvos de fuzzing de fuzz/ (libFuzzer; só com clang)" OFF)
 if((HZ_SANITIZE AND HZ_TSAN) OR (HZ_FUZZ AND HZ_TSAN))

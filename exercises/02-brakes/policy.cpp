@@ -20,24 +20,28 @@ std::optional<Outcome> Brakes::abort_check(const TurnState& state) const {
 // end-listing: abort-check
 
 // listing: after-step
-Decision Brakes::after_step(const TurnState& state) {
+Decision Brakes::after_step(const TurnState& state) const {
   if (const std::optional<Outcome> stop = abort_check(state)) return Decision::stop(*stop);
-  if (std::optional<Decision> note = budget_note()) return std::move(*note);
-  return Decision::proceed();
+  Decision decision = Decision::proceed();
+  decision.memory = state.memory;
+  if (std::optional<std::string> note = budget_note(state.memory)) {
+    decision.kind = Decision::Kind::proceed_with_note;
+    decision.note = std::move(*note);
+    decision.memory.budget_noted = true;
+  }
+  return decision;
 }
 
 // O modelo não vê o orçamento; sem o aviso, o teto só aparece como um corte
 // no meio do trabalho. Uma vez por turno basta.
-std::optional<Decision> Brakes::budget_note() {
-  if (noted_ || budget_ == nullptr || !budget_->ceiling()) return std::nullopt;
+std::optional<std::string> Brakes::budget_note(const PolicyMemory& memory) const {
+  if (memory.budget_noted || budget_ == nullptr || !budget_->ceiling()) return std::nullopt;
   const Micros ceiling = *budget_->ceiling();
   const Micros left = budget_->remaining().value_or(0);
   if ((ceiling - left) * 100 < ceiling * kBudgetNotePercent) return std::nullopt;
-  noted_ = true;
-  return Decision::proceed_with_note("[nota do harness: restam US$ " + format_usd(left) +
-                                     " do orçamento de US$ " + format_usd(ceiling) +
-                                     " desta conversa; conclua o trabalho e responda sem "
-                                     "chamar mais ferramentas]");
+  return "[nota do harness: restam US$ " + format_usd(left) + " do orçamento de US$ " +
+         format_usd(ceiling) +
+         " desta conversa; conclua o trabalho e responda sem chamar mais ferramentas]";
 }
 // end-listing: after-step
 

@@ -1,10 +1,22 @@
 // Política separada do mecanismo.
 //
 // O passo do loop (montar o pedido, chamar o modelo com novas tentativas,
-// rodar as ferramentas) não conhece nenhuma regra de parada: ele produz fatos
-// (TurnState) e pergunta. Os freios (Brakes) leem os fatos e respondem. Assim
-// um freio novo mexe só aqui: o detector de repetição da etapa 03 é mais uma
-// pergunta em after_step, sem tocar no passo.
+// rodar as ferramentas) não conhece nenhum freio: ele produz fatos
+// (TurnState) e pergunta. Os freios (Brakes) leem os fatos e respondem, sem
+// guardar nada: o que eles precisam lembrar de um passo para o outro vem na
+// resposta (Decision::memory), e o loop grava em TurnState::memory. A
+// política responde; o loop registra. Assim um freio novo mexe só aqui: o
+// detector de repetição da etapa 03 é mais uma pergunta em after_step, sem
+// tocar no passo.
+//
+// Quem decide cada desfecho (outcome.hpp):
+//   - os freios: cancelled (Ctrl-C), budget, timeout e, da etapa 03 em
+//     diante, repetition;
+//   - a estrutura do passo, que não é regra de parada e sim o fim do que ele
+//     sabe fazer: success (a resposta não pediu ferramentas), provider_error
+//     (as novas tentativas acabaram sem resposta) e max_turns (o laço não
+//     passa de max_turns chamadas ao modelo; o limite é da configuração, e
+//     o for o garante sem perguntar a ninguém).
 #pragma once
 
 #include <atomic>
@@ -24,6 +36,15 @@ namespace hz {
 // listing: turn-state
 // O que o passo produziu até agora neste turno. Quem escreve é o mecanismo
 // (agent_loop.cpp); a política só lê.
+// listing: policy-memory
+// O que os freios lembram de um passo para o outro, dentro do turno. Começa
+// vazia a cada turno; depois de cada passo, o loop guarda a que veio na
+// decisão.
+struct PolicyMemory {
+  bool budget_noted = false;  // a nota de orçamento já foi dada neste turno
+};
+// end-listing: policy-memory
+
 struct TurnState {
   Clock::time_point started;  // quando o turno começou (o prazo conta daqui)
   int model_calls = 0;        // passos em que o modelo foi chamado
@@ -34,6 +55,7 @@ struct TurnState {
   std::vector<ToolCall> last_calls;   // as tool calls do último passo
   std::vector<Message> last_results;  // as mensagens tool que as responderam, na ordem
   std::string error;                  // a mensagem da última falha do provedor
+  PolicyMemory memory;                // a da última decisão (Decision::memory)
 };
 // end-listing: turn-state
 
@@ -44,12 +66,13 @@ struct Decision {
   Kind kind = Kind::proceed;
   std::string note;                    // proceed_with_note: o texto para o modelo
   Outcome outcome = Outcome::success;  // stop: o rótulo
+  PolicyMemory memory{};               // proceed*: a memória dos freios depois do passo
 
   static Decision proceed() { return {}; }
   static Decision proceed_with_note(std::string text) {
-    return {Kind::proceed_with_note, std::move(text), Outcome::success};
+    return {Kind::proceed_with_note, std::move(text), Outcome::success, {}};
   }
-  static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome}; }
+  static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome, {}}; }
 };
 // end-listing: decision
 
@@ -72,22 +95,23 @@ class Brakes {
   std::optional<Outcome> abort_check(const TurnState& state) const;
 
   // Perguntada depois de cada passo completo (resposta e ferramentas). Pare
-  // se abort_check parar; senão, na primeira vez no turno em que o gasto da
-  // conversa passar de kBudgetNotePercent% do teto, siga com uma nota para o
-  // modelo ("restam US$ X do orçamento..."); senão, siga.
-  Decision after_step(const TurnState& state);
+  // se abort_check parar; senão, se a nota de orçamento ainda não foi dada
+  // neste turno (state.memory) e o gasto da conversa chegou a
+  // kBudgetNotePercent% do teto ou mais, siga com uma nota para o modelo
+  // ("restam US$ X do orçamento...") e a memória dizendo que foi dada; senão,
+  // siga. A memória da decisão é a de state.memory com o que este passo mudou.
+  Decision after_step(const TurnState& state) const;
 
   // Quanto falta para o prazo do turno (nunca negativo); vazio sem prazo.
   std::optional<std::chrono::milliseconds> time_left(const TurnState& state) const;
 
  private:
-  std::optional<Decision> budget_note();
+  std::optional<std::string> budget_note(const PolicyMemory& memory) const;
 
   const Budget* budget_;
   std::chrono::milliseconds turn_deadline_;
   const std::atomic<bool>* cancel_;
   const Clock& clock_;
-  bool noted_ = false;  // a nota de orçamento já foi dada neste turno
 };
 // end-listing: brakes
 

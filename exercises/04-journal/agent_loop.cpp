@@ -1,7 +1,6 @@
 #include "agent_loop.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <random>
 #include <utility>
 
@@ -323,12 +322,25 @@ bool run_journaled(std::vector<Message>& history, const ToolCall& call, const To
   return run_effect(history, call, tools, config, state, trace, turn);
 }
 
-// Os passos do turno a partir da chamada `first` ao modelo (1 num turno
-// novo); end fecha o turno. O laço da etapa 03, com os registros do journal.
+// Uma chamada do passo: com a intenção já gravada (a retomada decidiu o
+// destino dela, replay), pela decisão; senão, intenção, efeito e resultado.
+bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay* replay,
+              const ToolBox& tools, const LoopConfig& config, TurnState& state, Trace& trace,
+              int turn) {
+  if (replay == nullptr) return run_journaled(history, call, tools, config, state, trace, turn);
+  if (replay->kind == Replay::Kind::run) {
+    return run_effect(history, call, tools, config, state, trace, turn);
+  }
+  return answer_with(history, call, replay->result, tools, config, state);
+}
+
+// Os passos do turno, a partir de entry (um turno novo entra em call_model,
+// na chamada 1; a retomada, onde o journal parou); end fecha o turno. O laço
+// da etapa 03, com os registros do journal.
 template <class End>
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
-                     const ToolBox& tools, Trace& trace, Brakes& brakes, TurnState& state,
-                     int first, End end);
+                     const ToolBox& tools, Trace& trace, const Brakes& brakes, TurnState& state,
+                     const Entry& entry, End end);
 
 }  // namespace
 // end-listing: journaled-tool
@@ -336,61 +348,72 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
 // listing: run-turn
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {
-  Brakes brakes = brakes_for(config, trace);
+  const Brakes brakes = brakes_for(config, trace);
   TurnState state = start_turn(config);
   // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
   auto end = [&](Outcome outcome, std::string text = {}) {
     return finish(outcome, std::move(text), state, config, trace);
   };
-  return run_steps(history, config, model, tools, trace, brakes, state, 1, end);
+  return run_steps(history, config, model, tools, trace, brakes, state, Entry{}, end);
 }
 
 namespace {
 
-// Depois de cada passo completo: os freios, e a nota (no histórico e no journal).
+// Depois de cada passo completo: os freios respondem; o loop grava a nota (no
+// journal, dizendo se ela traz o aviso de orçamento, e no histórico) e a
+// memória da decisão.
 std::optional<Outcome> after_step(std::vector<Message>& history, const LoopConfig& config,
-                                  Brakes& brakes, TurnState& state, Trace& trace, int turn) {
+                                  const Brakes& brakes, TurnState& state, Trace& trace, int turn) {
   const Decision decision = brakes.after_step(state);
   if (decision.kind == Decision::Kind::stop) return decision.outcome;
   if (decision.kind == Decision::Kind::proceed_with_note) {
-    if (!journaled(config, state, note_record(decision.note, decision.note_call_id))) {
+    const bool budget = decision.memory.budget_noted && !state.memory.budget_noted;
+    if (!journaled(config, state, note_record(decision.note, decision.note_call_id, budget))) {
       return Outcome::journal;
     }
     add_note(history, decision, trace, turn);
   }
+  state.memory = decision.memory;  // a política responde; o loop registra
   return std::nullopt;
 }
 
 template <class End>
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
-                     const ToolBox& tools, Trace& trace, Brakes& brakes, TurnState& state,
-                     int first, End end) {
+                     const ToolBox& tools, Trace& trace, const Brakes& brakes, TurnState& state,
+                     const Entry& entry, End end) {
+  using Phase = Entry::Phase;
+  if (entry.phase == Phase::finish) return end(Outcome::success, history.back().content);
   // O laço da etapa 02 (o exercício 02-brakes/loop), com os registros do journal.
   // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
-  for (int turn = first; turn <= config.max_turns; ++turn) {
-    const Micros before = state.cost_micros;
-    Result<ChatReply, Outcome> reply =
-        call_with_retry(history, config, model, tools, trace, turn, brakes, state);
-    if (!reply) return end(reply.error());  // nada da tentativa entra no histórico
-    Message message = without_think(reply->message);
-    // O passo inteiro custou as tentativas cobradas, não só a última.
-    if (!journaled(config, state,
-                   reply_record(message, reply->usage, state.cost_micros - before))) {
-      return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
+  Phase phase = entry.phase;
+  for (int turn = entry.call; turn <= config.max_turns; ++turn, phase = Phase::call_model) {
+    if (phase == Phase::call_model) {
+      const Micros before = state.cost_micros;
+      Result<ChatReply, Outcome> reply =
+          call_with_retry(history, config, model, tools, trace, turn, brakes, state);
+      if (!reply) return end(reply.error());  // nada da tentativa entra no histórico
+      Message message = without_think(reply->message);
+      // O passo inteiro custou as tentativas cobradas, não só a última.
+      if (!journaled(config, state,
+                     reply_record(message, reply->usage, state.cost_micros - before))) {
+        return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
+      }
+      history.push_back(std::move(message));
+
+      // Parada estrutural: decide a forma da resposta, não o finish_reason.
+      if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);
+      state.last_calls = reply->message.tool_calls;
+      state.last_results.clear();
     }
-    history.push_back(std::move(message));
-
-    // Parada estrutural: decide a forma da resposta, não o finish_reason.
-    if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);
-
-    state.last_calls = reply->message.tool_calls;
-    state.last_results.clear();
-    for (std::size_t i = 0; i < state.last_calls.size(); ++i) {
+    // As chamadas do passo ainda sem resultado (um passo retomado já tem as primeiras).
+    for (std::size_t i = state.last_results.size(); i < state.last_calls.size(); ++i) {
       if (const std::optional<Outcome> stop = brakes.abort_check(state)) {
         skip_tools(history, state.last_calls, i, *stop, trace, turn, config, state);
         return end(*stop);
       }
-      if (!run_journaled(history, state.last_calls[i], tools, config, state, trace, turn)) {
+      const ToolCall& call = state.last_calls[i];
+      if (!run_call(history, call, entry.replay_for(turn, call.id), tools, config, state, trace,
+                    turn)) {
         skip_tools(history, state.last_calls, i, Outcome::journal, trace, turn, config, state);
         return end(Outcome::journal);
       }
@@ -408,183 +431,23 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
 // end-listing: run-turn
 
 // listing: resume-turn-body
-namespace {
-
-// Os resultados do turno aberto, pelo id da chamada (sem as notas).
-const TurnToolResult* result_of(const ResumeState& state, const std::string& id) {
-  for (const TurnToolResult& result : state.turn_results) {
-    if (result.call.id == id) return &result;
-  }
-  return nullptr;
-}
-
-// O detector observa de novo os passos completos do turno, em ordem, para a
-// janela voltar a ser a de antes da queda. As decisões deles já estão no
-// histórico (notas) e não se repetem; só a do último passo, se a queda veio
-// antes da nota dele, vale (devolvida).
-std::optional<Decision> reobserve(const ResumeState& state, Brakes& brakes, TurnState& turn) {
-  std::size_t open = 0;  // onde o turno aberto começa: a última mensagem do usuário
-  for (std::size_t i = 0; i < state.history.size(); ++i) {
-    if (state.history[i].role == Role::user) open = i;
-  }
-  std::optional<Decision> last;
-  for (std::size_t i = open; i < state.history.size(); ++i) {
-    const Message& message = state.history[i];
-    if (message.role != Role::assistant || message.tool_calls.empty()) continue;
-    TurnState step = turn;
-    step.last_calls.clear();
-    step.last_results.clear();
-    for (const ToolCall& call : message.tool_calls) {
-      const TurnToolResult* result = result_of(state, call.id);
-      if (result == nullptr) return std::nullopt;  // o passo em curso: observado ao terminar
-      step.last_calls.push_back(call);
-      step.last_results.push_back(Message::tool(call.id, result->content));
-    }
-    ++turn.model_calls;
-    step.model_calls = turn.model_calls;
-    last = brakes.after_step(step);
-    turn.last_calls = step.last_calls;
-    turn.last_results = step.last_results;
-  }
-  // A nota do último passo ainda falta se o passo é a última coisa do
-  // histórico e nenhum resultado dele tem mais que o texto gravado (a nota vai
-  // no resultado que ela cita, que nem sempre é o último).
-  if (state.history.back().role != Role::tool) return std::nullopt;
-  for (std::size_t i = state.history.size(); i-- > open;) {
-    const Message& message = state.history[i];
-    if (message.role != Role::tool) break;
-    const TurnToolResult* result = result_of(state, message.tool_call_id);
-    if (result == nullptr || message.content != result->content) return std::nullopt;
-  }
-  return last;
-}
-
-nlohmann::json pending_json(const ResumeState& state) {
-  nlohmann::json pending = nlohmann::json::array();
-  for (const UnfinishedCall& call : state.unfinished) {
-    pending.push_back(
-        {{"call_id", call.call.id}, {"name", call.call.name}, {"intent", call.intent.has_value()}});
-  }
-  return pending;
-}
-
-}  // namespace
-
 TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
                        const LoopConfig& config, ChatModel& model, const ToolBox& tools,
                        Trace& trace) {
   history = state.history;
-  Brakes brakes = brakes_for(config, trace);
-  TurnState turn = start_turn(config);
-  turn.cost_micros = state.turn_cost;
-  auto end = [&](Outcome outcome, std::string text = {}) {
-    return finish(outcome, std::move(text), turn, config, trace);
-  };
-  if (state.next == NextStep::wait_user) {
+  if (state.next == NextStep::wait_user) {  // nenhum turno aberto: nada a fazer
     TurnResult nothing;
     nothing.outcome = Outcome::success;
     return nothing;
   }
-  const std::optional<Decision> pending_decision = reobserve(state, brakes, turn);
-  turn.model_calls = state.model_calls;
-
-  // As chamadas sem resultado: sem intenção, nem começaram (rodam como
-  // sempre); com intenção, decide_replay diz rodar, feito ou desconhecido.
-  nlohmann::json decisions = nlohmann::json::array();
-  std::vector<Replay> replays;
-  for (const UnfinishedCall& call : state.unfinished) {
-    Replay replay;
-    replay.kind = Replay::Kind::run;
-    replay.reason = "a intenção não foi gravada: a chamada não começou";
-    // A idempotência é a da ferramenta, no código; a gravada no journal não conta.
-    const Tool* tool = tools.find(call.call.name);
-    const Idempotency idempotency = tool != nullptr ? tool->idempotency : Idempotency::no;
-    if (call.intent && config.workspace != nullptr) {
-      replay = decide_replay(*call.intent, idempotency, *config.workspace);
-    } else if (call.intent) {
-      // Sem pasta, yes e no decidem do mesmo jeito; check não tem onde conferir.
-      replay =
-          idempotency == Idempotency::check
-              ? Replay{Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
-                       "sem pasta de trabalho para conferir"}
-              : decide_replay(*call.intent, idempotency,
-                              Workspace(std::filesystem::current_path()));
-    }
-    decisions.push_back({{"call_id", call.call.id},
-                         {"name", call.call.name},
-                         {"decision", to_string(replay.kind)},
-                         {"reason", replay.reason}});
-    replays.push_back(std::move(replay));
-  }
-  trace.emit({{"event", "journal_resume"},
-              {"records", state.last_seq},
-              {"turn", state.model_calls},
-              {"next", to_string(state.next)},
-              {"pending", pending_json(state)},
-              {"decisions", decisions}});
-
-  if (state.next == NextStep::finish_turn) {
-    return end(Outcome::success, state.history.back().content);
-  }
-  if (state.next == NextStep::run_tools) {
-    // O passo interrompido: as chamadas que faltam, depois os freios do passo.
-    const Message* reply = nullptr;
-    for (auto it = history.rbegin(); it != history.rend(); ++it) {
-      if (it->role == Role::assistant) {
-        reply = &*it;
-        break;
-      }
-    }
-    turn.last_calls = reply != nullptr ? reply->tool_calls : std::vector<ToolCall>{};
-    for (std::size_t i = 0; i < state.unfinished.size(); ++i) {
-      const UnfinishedCall& call = state.unfinished[i];
-      std::vector<ToolCall> rest;
-      for (std::size_t j = i; j < state.unfinished.size(); ++j) {
-        rest.push_back(state.unfinished[j].call);
-      }
-      if (const std::optional<Outcome> stop = brakes.abort_check(turn)) {
-        skip_tools(history, rest, 0, *stop, trace, state.model_calls, config, turn);
-        return end(*stop);
-      }
-      bool ok = true;
-      if (replays[i].kind != Replay::Kind::run) {
-        ok = answer_with(history, call.call, replays[i].result, tools, config, turn);
-      } else if (call.intent) {
-        ok = run_effect(history, call.call, tools, config, turn, trace, state.model_calls);
-      } else {
-        ok = run_journaled(history, call.call, tools, config, turn, trace, state.model_calls);
-      }
-      if (!ok) {
-        skip_tools(history, rest, 0, Outcome::journal, trace, state.model_calls, config, turn);
-        return end(Outcome::journal);
-      }
-    }
-    // Os resultados do passo, na ordem das chamadas (os de antes da queda e os de agora).
-    turn.last_results.clear();
-    for (const ToolCall& call : turn.last_calls) {
-      for (auto it = history.rbegin(); it != history.rend(); ++it) {
-        if (it->role == Role::tool && it->tool_call_id == call.id) {
-          turn.last_results.push_back(*it);
-          break;
-        }
-      }
-    }
-    if (const std::optional<Outcome> stop =
-            after_step(history, config, brakes, turn, trace, state.model_calls)) {
-      return end(*stop);
-    }
-  } else if (pending_decision) {
-    // A queda veio depois do último resultado e antes da decisão do passo.
-    if (pending_decision->kind == Decision::Kind::stop) return end(pending_decision->outcome);
-    if (pending_decision->kind == Decision::Kind::proceed_with_note) {
-      if (!journaled(config, turn,
-                     note_record(pending_decision->note, pending_decision->note_call_id))) {
-        return end(Outcome::journal);
-      }
-      add_note(history, *pending_decision, trace, state.model_calls);
-    }
-  }
-  return run_steps(history, config, model, tools, trace, brakes, turn, state.model_calls + 1, end);
+  const Brakes brakes = brakes_for(config, trace);
+  TurnState turn = start_turn(config);  // o prazo do turno recomeça agora
+  const Entry entry = entry_point(state, tools, config.workspace, config.repetition, turn);
+  trace.emit(resume_event(state, entry));
+  auto end = [&](Outcome outcome, std::string text = {}) {
+    return finish(outcome, std::move(text), turn, config, trace);
+  };
+  return run_steps(history, config, model, tools, trace, brakes, turn, entry, end);
 }
 // end-listing: resume-turn-body
 

@@ -291,7 +291,7 @@ Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int t
 // listing: run-turn
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {
-  Brakes brakes = brakes_for(config, trace);
+  const Brakes brakes = brakes_for(config, trace);
   TurnState state = start_turn(config);
   // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
   auto end = [&](Outcome outcome, std::string text = {}) {
@@ -320,6 +320,7 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
     }
     const Decision decision = brakes.after_step(state);
     if (decision.kind == Decision::Kind::stop) return end(decision.outcome);
+    state.memory = decision.memory;  // a política responde; o loop registra
     if (decision.kind == Decision::Kind::proceed_with_note) {
       add_note(history, decision, trace, turn);
     }

@@ -1,12 +1,25 @@
 // Política separada do mecanismo.
 //
 // O passo do loop (montar o pedido, chamar o modelo com novas tentativas,
-// rodar as ferramentas) não conhece nenhuma regra de parada: ele produz fatos
-// (TurnState) e pergunta. Os freios (Brakes) leem os fatos e respondem. Assim
-// um freio novo mexe só aqui: o detector de repetição da etapa 03 é mais uma
-// pergunta em after_step, sem tocar no passo. Ele lê as tool calls do passo e
-// os textos que voltaram (last_calls, last_results), que o passo já expunha
-// na etapa 02, e o aviso dele ao modelo é uma nota, como a do orçamento.
+// rodar as ferramentas) não conhece nenhum freio: ele produz fatos
+// (TurnState) e pergunta. Os freios (Brakes) leem os fatos e respondem, sem
+// guardar nada: o que eles precisam lembrar de um passo para o outro vem na
+// resposta (Decision::memory), e o loop grava em TurnState::memory. A
+// política responde; o loop registra. Assim um freio novo mexe só aqui: o
+// detector de repetição da etapa 03 é mais uma pergunta em after_step, sem
+// tocar no passo. Ele lê as tool calls do passo e os textos que voltaram
+// (last_calls, last_results), que o passo já expunha na etapa 02; a janela
+// dele é mais um campo da memória, e o aviso dele ao modelo é uma nota, como
+// a do orçamento.
+//
+// Quem decide cada desfecho (outcome.hpp):
+//   - os freios: cancelled (Ctrl-C), budget, timeout e, da etapa 03 em
+//     diante, repetition;
+//   - a estrutura do passo, que não é regra de parada e sim o fim do que ele
+//     sabe fazer: success (a resposta não pediu ferramentas), provider_error
+//     (as novas tentativas acabaram sem resposta) e max_turns (o laço não
+//     passa de max_turns chamadas ao modelo; o limite é da configuração, e
+//     o for o garante sem perguntar a ninguém).
 #pragma once
 
 #include <atomic>
@@ -26,6 +39,18 @@
 
 namespace hz {
 
+// listing: policy-memory
+// O que os freios lembram de um passo para o outro, dentro do turno. Começa
+// vazia a cada turno; depois de cada passo, o loop guarda a que veio na
+// decisão.
+struct PolicyMemory {
+  bool budget_noted = false;  // a nota de orçamento já foi dada neste turno
+  // Etapa 03: o detector, com a janela e os avisos do turno; vazio até o
+  // primeiro passo observado (e sempre, sem detector).
+  std::optional<RepetitionDetector> detector{};
+};
+// end-listing: policy-memory
+
 // listing: turn-state
 // O que o passo produziu até agora neste turno. Quem escreve é o mecanismo
 // (agent_loop.cpp); a política só lê.
@@ -39,6 +64,7 @@ struct TurnState {
   std::vector<ToolCall> last_calls;   // as tool calls do último passo
   std::vector<Message> last_results;  // as mensagens tool que as responderam, na ordem
   std::string error;                  // a mensagem da última falha do provedor
+  PolicyMemory memory;                // a da última decisão (Decision::memory)
 };
 // end-listing: turn-state
 
@@ -49,6 +75,7 @@ struct Decision {
   Kind kind = Kind::proceed;
   std::string note;                    // proceed_with_note: o texto para o modelo
   Outcome outcome = Outcome::success;  // stop: o rótulo
+  PolicyMemory memory{};               // proceed*: a memória dos freios depois do passo
   // Etapa 03. proceed_with_note: o id da tool call do passo em cujo resultado
   // a nota vai (o aviso de repetição vai no resultado da chamada repetida);
   // vazio: no último resultado do passo, como na etapa 02.
@@ -56,9 +83,9 @@ struct Decision {
 
   static Decision proceed() { return {}; }
   static Decision proceed_with_note(std::string text, std::string call_id = {}) {
-    return {Kind::proceed_with_note, std::move(text), Outcome::success, std::move(call_id)};
+    return {Kind::proceed_with_note, std::move(text), Outcome::success, {}, std::move(call_id)};
   }
-  static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome}; }
+  static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome, {}, {}}; }
 };
 
 // Acrescenta a nota de uma decisão ao histórico, depois de uma linha em
@@ -84,8 +111,8 @@ class Brakes {
   // sem detector (como na etapa 02); senão, já conferido por
   // check_repetition_config (inválido lança std::invalid_argument). trace:
   // onde o detector conta o que viu (nulo: em lugar nenhum); vive mais que os
-  // Brakes. Um Brakes vale por um turno: o turno seguinte (outra mensagem do
-  // usuário) começa com o detector zerado.
+  // Brakes. O detector zera a cada turno porque a memória zera (TurnState
+  // novo): outra mensagem do usuário começa com a janela vazia.
   Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
          const std::atomic<bool>* cancel, const Clock& clock,
          std::optional<RepetitionConfig> repetition, Trace* trace);
@@ -98,29 +125,30 @@ class Brakes {
 
   // Perguntada depois de cada passo completo (resposta e ferramentas). Pare
   // se abort_check parar; senão, com o detector, observe cada tool call do
-  // passo (watch_repetition): o primeiro travamento do turno segue com o
-  // aviso ao modelo (nudge_text) como nota no resultado da chamada repetida
-  // (note_call_id), o seguinte para com repetition; depois, na primeira vez no
-  // turno em que o gasto da conversa passar de kBudgetNotePercent% do teto, a
+  // passo (watch_repetition), com o detector da memória: o primeiro
+  // travamento do turno segue com o aviso ao modelo (nudge_text) como nota no
+  // resultado da chamada repetida (note_call_id), o seguinte para com
+  // repetition; depois, se a nota de orçamento ainda não foi dada neste turno
+  // e o gasto da conversa chegou a kBudgetNotePercent% do teto ou mais, a
   // nota de orçamento ("restam US$ X do orçamento..."). As duas notas no mesmo
   // passo vão juntas, o aviso primeiro, no resultado da chamada repetida.
-  // Nenhuma: siga.
-  Decision after_step(const TurnState& state);
+  // Nenhuma: siga. A memória da decisão é a de state.memory com o que este
+  // passo mudou (o detector depois de observar, a nota dada).
+  Decision after_step(const TurnState& state) const;
 
   // Quanto falta para o prazo do turno (nunca negativo); vazio sem prazo.
   std::optional<std::chrono::milliseconds> time_left(const TurnState& state) const;
 
  private:
-  Decision watch_repetition(const TurnState& state);
-  void report(const Verdict& verdict, const Observation& seen) const;
-  std::optional<Decision> budget_note();
+  Decision watch_repetition(const TurnState& state, RepetitionDetector& detector) const;
+  void report(const Verdict& verdict, const Observation& seen, int threshold) const;
+  std::optional<std::string> budget_note(const PolicyMemory& memory) const;
 
   const Budget* budget_;
   std::chrono::milliseconds turn_deadline_;
   const std::atomic<bool>* cancel_;
   const Clock& clock_;
-  bool noted_ = false;  // a nota de orçamento já foi dada neste turno
-  std::optional<RepetitionDetector> detector_;
+  std::optional<RepetitionConfig> repetition_;
   Trace* trace_ = nullptr;
 };
 // end-listing: brakes

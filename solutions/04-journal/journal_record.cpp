@@ -197,6 +197,9 @@ std::optional<LineError> check_fields(RecordType type, const json& rec) {
                      {{"call_id", Field::text}, {"ok", Field::boolean}, {"content", Field::text}});
     case RecordType::note:
       if (auto e = require(rec, "registro note", {{"text", Field::text}})) return e;
+      if (rec.contains("budget")) {
+        if (auto e = require(rec, "registro note", {{"budget", Field::boolean}})) return e;
+      }
       if (!rec.contains("call_id")) return std::nullopt;
       return require(rec, "registro note", {{"call_id", Field::text}});
     case RecordType::turn_end:
@@ -292,10 +295,11 @@ json result_record(std::string_view call_id, const ToolOutput& output) {
   return rec;
 }
 
-json note_record(std::string_view text, std::string_view call_id) {
+json note_record(std::string_view text, std::string_view call_id, bool budget) {
   json rec = typed(RecordType::note);
   rec["text"] = std::string(text);
   if (!call_id.empty()) rec["call_id"] = std::string(call_id);
+  if (budget) rec["budget"] = true;
   return rec;
 }
 

@@ -21,8 +21,10 @@
 //             da ferramenta, no código, e nunca a do journal
 //   result    {call_id, ok, content}: o que a ferramenta devolveu (o texto
 //             exato da mensagem tool do histórico)
-//   note      {text[, call_id]}: uma nota da política, anexada ao resultado
-//             da tool call call_id (sem ele, à última mensagem)
+//   note      {text[, call_id][, budget]}: uma nota da política, anexada ao
+//             resultado da tool call call_id (sem ele, à última mensagem);
+//             budget true: ela traz o aviso de orçamento, que a memória dos
+//             freios guarda (PolicyMemory::budget_noted) e a retomada refaz
 //   turn_end  {outcome, model_calls, cost_micros}: o fim de um turno
 // Nenhum número é double: dinheiro em micro-dólares inteiros (money.hpp).
 #pragma once
@@ -114,8 +116,10 @@ nlohmann::json reply_record(const Message& message, const Usage& usage, Micros c
 nlohmann::json intent_record(const Intent& intent);
 nlohmann::json result_record(std::string_view call_id, const ToolOutput& output);
 // call_id: a tool call em cujo resultado a nota foi (Decision::note_call_id);
-// vazio: a última mensagem, e o registro não leva o campo.
-nlohmann::json note_record(std::string_view text, std::string_view call_id = {});
+// vazio: a última mensagem, e o registro não leva o campo. budget: a nota
+// traz o aviso de orçamento (o campo só vai quando é true).
+nlohmann::json note_record(std::string_view text, std::string_view call_id = {},
+                           bool budget = false);
 // cost_micros: o custo do turno inteiro (TurnResult::cost_micros).
 nlohmann::json turn_end_record(std::string_view outcome, int model_calls, Micros cost_micros);
 

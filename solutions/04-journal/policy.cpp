@@ -13,7 +13,11 @@ Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
                const std::atomic<bool>* cancel, const Clock& clock,
                std::optional<RepetitionConfig> repetition, Trace* trace)
     : Brakes(budget, turn_deadline, cancel, clock) {
-  if (repetition) detector_.emplace(std::move(*repetition));
+  if (repetition) {
+    // Inválido lança aqui, como sempre: o detector confere o config ao nascer.
+    RepetitionDetector check(*repetition);
+    repetition_ = std::move(repetition);
+  }
   trace_ = trace;
 }
 
@@ -40,29 +44,35 @@ std::optional<Outcome> Brakes::abort_check(const TurnState& state) const {
 // end-listing: abort-check
 
 // listing: after-step
-Decision Brakes::after_step(const TurnState& state) {
+Decision Brakes::after_step(const TurnState& state) const {
   if (const std::optional<Outcome> stop = abort_check(state)) return Decision::stop(*stop);
-  Decision decision = watch_repetition(state);
+  PolicyMemory memory = state.memory;
+  if (repetition_ && !memory.detector) memory.detector.emplace(*repetition_);
+  Decision decision =
+      memory.detector ? watch_repetition(state, *memory.detector) : Decision::proceed();
   if (decision.kind == Decision::Kind::stop) return decision;
-  if (std::optional<Decision> note = budget_note()) {
-    if (decision.kind == Decision::Kind::proceed) return std::move(*note);
-    decision.note += "\n\n" + note->note;
+  if (std::optional<std::string> note = budget_note(memory)) {
+    memory.budget_noted = true;
+    if (decision.kind == Decision::Kind::proceed) {
+      decision = Decision::proceed_with_note(std::move(*note));
+    } else {
+      decision.note += "\n\n" + *note;
+    }
   }
+  decision.memory = std::move(memory);
   return decision;
 }
 
 // O modelo não vê o orçamento; sem o aviso, o teto só aparece como um corte
 // no meio do trabalho. Uma vez por turno basta.
-std::optional<Decision> Brakes::budget_note() {
-  if (noted_ || budget_ == nullptr || !budget_->ceiling()) return std::nullopt;
+std::optional<std::string> Brakes::budget_note(const PolicyMemory& memory) const {
+  if (memory.budget_noted || budget_ == nullptr || !budget_->ceiling()) return std::nullopt;
   const Micros ceiling = *budget_->ceiling();
   const Micros left = budget_->remaining().value_or(0);
   if ((ceiling - left) * 100 < ceiling * kBudgetNotePercent) return std::nullopt;
-  noted_ = true;
-  return Decision::proceed_with_note("[nota do harness: restam US$ " + format_usd(left) +
-                                     " do orçamento de US$ " + format_usd(ceiling) +
-                                     " desta conversa; conclua o trabalho e responda sem "
-                                     "chamar mais ferramentas]");
+  return "[nota do harness: restam US$ " + format_usd(left) + " do orçamento de US$ " +
+         format_usd(ceiling) +
+         " desta conversa; conclua o trabalho e responda sem chamar mais ferramentas]";
 }
 // end-listing: after-step
 
@@ -71,15 +81,14 @@ std::optional<Decision> Brakes::budget_note() {
 // texto que voltou, não se a ferramenta deu certo: ok vai sempre true, e o
 // aviso fala em "resultado" (um erro também é um resultado). O aviso vai no
 // resultado da chamada que travou, junto da evidência.
-Decision Brakes::watch_repetition(const TurnState& state) {
+Decision Brakes::watch_repetition(const TurnState& state, RepetitionDetector& detector) const {
   Decision decision = Decision::proceed();
-  if (!detector_) return decision;
   const std::size_t answered = std::min(state.last_calls.size(), state.last_results.size());
   for (std::size_t i = 0; i < answered; ++i) {
     const Observation seen = observation_of(state.last_calls[i], state.last_results[i].content,
                                             /*ok=*/true, state.model_calls);
-    const Verdict verdict = detector_->observe(seen);
-    report(verdict, seen);
+    const Verdict verdict = detector.observe(seen);
+    report(verdict, seen, detector.config().threshold);
     if (verdict.action == Action::stop) return Decision::stop(Outcome::repetition);
     if (verdict.action == Action::warn) {
       decision = Decision::proceed_with_note(nudge_text(verdict), seen.call_id);
@@ -94,7 +103,7 @@ Decision Brakes::watch_repetition(const TurnState& state) {
 // nova (progress, repeat ou cycle; a nova e a isenta não aparecem), e
 // repetition_warning ou repetition_stop quando ela trava. Assim o "lento" e o
 // "travado" ficam visíveis antes de o turno parar.
-void Brakes::report(const Verdict& verdict, const Observation& seen) const {
+void Brakes::report(const Verdict& verdict, const Observation& seen, int threshold) const {
   if (trace_ == nullptr) return;
   const std::string_view kind = to_string(verdict.kind);
   if (verdict.kind != Repetition::fresh && verdict.kind != Repetition::exempt) {
@@ -104,7 +113,7 @@ void Brakes::report(const Verdict& verdict, const Observation& seen) const {
                   {"name", seen.name},
                   {"repetition", kind},
                   {"repeat_count", verdict.count},
-                  {"threshold", detector_->config().threshold}});
+                  {"threshold", threshold}});
   }
   if (verdict.action == Action::none) return;
   nlohmann::json event = {

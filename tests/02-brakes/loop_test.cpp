@@ -164,6 +164,25 @@ TEST_CASE("passados 80 por cento do teto, o modelo recebe a nota no último resu
   CHECK(notes == 1);
 }
 
+TEST_CASE("a nota de orçamento sai uma vez no turno, mesmo com passos inteiros depois dela") {
+  LoopRig rig(kExpensiveLoop);
+  rig.budget = hz::Budget(160'000);
+  rig.config.prices = prices("2.00", "8.00");
+  const hz::TurnResult result = rig.turn("rode");
+  // O 5º passo chega a 132000 (82%) e ganha a nota; o 6º (158400, 99%) roda
+  // inteiro sem outra; a 7ª resposta passa do teto antes da ferramenta.
+  CHECK(hz::to_string(result.outcome) == "budget");
+  CHECK(result.model_calls == 7);
+  std::vector<int> noted_turns;
+  for (const json& event : rig.events()) {
+    if (event["event"] == "note") noted_turns.push_back(event["turn"].get<int>());
+  }
+  CHECK(noted_turns == std::vector<int>{5});
+  REQUIRE(rig.history.size() == 2 + 7 * 2);
+  CHECK(rig.history[11].content.find("[nota do harness: restam US$ 0.028 ") != std::string::npos);
+  CHECK(rig.history[13] == Message::tool("c", "de novo"));
+}
+
 TEST_CASE("com o orçamento da conversa esgotado, o turno seguinte para sem chamar o modelo") {
   LoopRig rig(kExpensiveLoop);
   rig.budget = hz::Budget(30'000);

@@ -106,33 +106,42 @@ TEST_CASE("after_step para pelos mesmos freios de abort_check") {
   FakeClock clock;
   Budget budget(500);
   const Brakes checks(&budget, milliseconds(0), nullptr, clock);
-  Brakes brakes(&budget, milliseconds(0), nullptr, clock);
+  const Brakes brakes(&budget, milliseconds(0), nullptr, clock);
   const TurnState state = started_at(clock);
   budget.charge(500);
   CHECK(shown(checks.abort_check(state)) == "budget");
   CHECK(shown_decision(brakes.after_step(state)) == "para: budget");
 }
 
-TEST_CASE("after_step avisa o modelo uma vez quando o gasto passa de 80 por cento do teto") {
+TEST_CASE("after_step avisa o modelo uma vez quando o gasto chega a 80 por cento do teto") {
   FakeClock clock;
   Budget budget(1000);  // US$ 0.001
-  Brakes brakes(&budget, milliseconds(0), nullptr, clock);
-  const TurnState state = started_at(clock);
+  const Brakes brakes(&budget, milliseconds(0), nullptr, clock);
+  TurnState state = started_at(clock);
   budget.charge(799);
-  CHECK(shown_decision(brakes.after_step(state)) == "segue");
+  Decision decision = brakes.after_step(state);
+  CHECK(shown_decision(decision) == "segue");
+  CHECK_FALSE(decision.memory.budget_noted);
   budget.charge(1);
-  CHECK(shown_decision(brakes.after_step(state)) ==
+  decision = brakes.after_step(state);
+  CHECK(shown_decision(decision) ==
         "segue com nota: [nota do harness: restam US$ 0.0002 do orçamento de US$ 0.001 desta "
         "conversa; conclua o trabalho e responda sem chamar mais ferramentas]");
+  CHECK(decision.memory.budget_noted);
+  // Sem guardar a memória, os freios dariam a mesma nota de novo: eles não lembram de nada.
+  CHECK(shown_decision(brakes.after_step(state)) == shown_decision(decision));
+  state.memory = decision.memory;  // o que o loop faz depois de cada passo
   budget.charge(100);
-  CHECK(shown_decision(brakes.after_step(state)) == "segue");
+  decision = brakes.after_step(state);
+  CHECK(shown_decision(decision) == "segue");
+  CHECK(decision.memory.budget_noted);
 }
 
 TEST_CASE("after_step sem teto nunca dá nota de orçamento") {
   FakeClock clock;
   Budget unlimited;
   unlimited.charge(1'000'000'000);
-  Brakes brakes(&unlimited, milliseconds(0), nullptr, clock);
+  const Brakes brakes(&unlimited, milliseconds(0), nullptr, clock);
   CHECK(shown_decision(brakes.after_step(started_at(clock))) == "segue");
 }
 

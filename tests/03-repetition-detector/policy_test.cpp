@@ -68,7 +68,10 @@ struct Rig {
       state.last_calls.push_back(call);
       state.last_results.push_back(Message::tool(call.id, result));
     }
-    return brakes.after_step(state);
+    Decision decision = brakes.after_step(state);
+    // O que o loop faz: guarda a memória da decisão para o passo seguinte.
+    if (decision.kind != Decision::Kind::stop) state.memory = decision.memory;
+    return decision;
   }
 
   // O passo de uma chamada só, com id próprio ("c1", "c2"...), como o provedor manda.
@@ -80,7 +83,7 @@ struct Rig {
   FakeClock clock;
   std::atomic<bool> cancel{false};
   hz::test01::RecordedTrace recorded;
-  hz::Brakes brakes;
+  const hz::Brakes brakes;
   TurnState state;
 };
 
@@ -96,6 +99,35 @@ TEST_CASE("sem detector (o padrão da etapa 02), a mesma chamada repetida só se
     CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
   }
   CHECK(rig.recorded.events().empty());
+}
+
+TEST_CASE("os freios não guardam nada: a memória do passo, noutros Brakes, continua o turno") {
+  Rig rig;
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
+  CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
+  REQUIRE(rig.state.memory.detector.has_value());
+  CHECK(rig.state.memory.detector->history().size() == 2);
+  // O 3º passo, perguntado duas vezes com a mesma memória: a mesma resposta.
+  ++rig.state.model_calls;
+  rig.state.last_calls = {ToolCall{"c3", "run_shell", kTest}};
+  rig.state.last_results = {Message::tool("c3", kStuckFailure)};
+  const Decision first = rig.brakes.after_step(rig.state);
+  const Decision again = rig.brakes.after_step(rig.state);
+  CHECK(shown_decision(first) == "segue com nota: " + nudge("run_shell", 3));
+  CHECK(shown_decision(again) == shown_decision(first));
+  // Outros Brakes (como os de um processo retomado), com a memória do aviso:
+  // o próximo travamento para.
+  FakeClock clock;
+  const hz::Brakes fresh(nullptr, milliseconds(0), nullptr, clock, RepetitionConfig{}, nullptr);
+  TurnState resumed = rig.state;
+  resumed.memory = first.memory;
+  ++resumed.model_calls;
+  resumed.last_calls = {ToolCall{"c4", "run_shell", kTest}};
+  resumed.last_results = {Message::tool("c4", kStuckFailure)};
+  CHECK(shown_decision(fresh.after_step(resumed)) == "para: repetition");
+  // Com a memória de antes do aviso, os mesmos fatos só dariam o aviso.
+  resumed.memory = rig.state.memory;
+  CHECK(shown_decision(fresh.after_step(resumed)) == "segue com nota: " + nudge("run_shell", 3));
 }
 
 TEST_CASE("a política avisa na terceira chamada igual e para na quarta com repetition") {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../01-loop/helpers.hpp"
@@ -58,6 +59,21 @@ constexpr std::string_view kParallel = R"({"name": "paralelas", "select": "by_as
     {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "18"}}]},
     {"tool_calls": [{"name": "run_tests"}, {"name": "read_page", "arguments": {"offset": "27"}}]}]})";
 
+// Sete páginas diferentes, todas com o id "c" (há provedores que repetem o
+// id de passo em passo), a 110 µUS$ por passo. Com o teto de kNotedCeiling,
+// o 5º passo chega a 81% e ganha a nota de orçamento, o 6º roda inteiro sem
+// outra, e a 7ª resposta passa do teto antes da ferramenta: budget.
+constexpr std::string_view kNoted = R"({"name": "nota", "select": "by_assistant_messages",
+  "steps": [
+    {"tool_calls": [{"id": "c", "name": "read_page", "arguments": {"offset": "0"}}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"tool_calls": [{"id": "c", "name": "read_page", "arguments": {"offset": "1"}}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"tool_calls": [{"id": "c", "name": "read_page", "arguments": {"offset": "2"}}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"tool_calls": [{"id": "c", "name": "read_page", "arguments": {"offset": "3"}}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"tool_calls": [{"id": "c", "name": "read_page", "arguments": {"offset": "4"}}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"tool_calls": [{"id": "c", "name": "read_page", "arguments": {"offset": "5"}}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"tool_calls": [{"id": "c", "name": "read_page", "arguments": {"offset": "6"}}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}}]})";
+constexpr hz::Micros kNotedCeiling = 680;
+
 // read_page{offset}: uma página diferente para cada offset; só lê.
 hz::Tool pages() {
   hz::Tool tool = fake_tool("read_page", {"offset"}, [](const json& args) {
@@ -92,8 +108,12 @@ struct Done {
   std::vector<Message> history;
 };
 
-Done uninterrupted(std::string_view scenario, const std::filesystem::path& path) {
+// ceiling: o teto do orçamento da conversa (0: sem teto).
+Done uninterrupted(std::string_view scenario, const std::filesystem::path& path,
+                   hz::Micros ceiling = 0) {
   Rig rig(scenario);
+  hz::Budget budget = ceiling > 0 ? hz::Budget(ceiling) : hz::Budget();
+  rig.config.budget = &budget;
   auto journal = hz::Journal::create(path);
   REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
   rig.config.journal = &*journal;
@@ -189,10 +209,32 @@ TEST_CASE("o aviso no resultado que não é o último do passo: o registro note 
   CHECK(state->history == done.history);
 }
 
+TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no turno") {
+  hz::testing::TempDir dir;
+  const Done done = uninterrupted(kNoted, dir / "j.jsonl", kNotedCeiling);
+  CHECK(done.result.outcome == Outcome::budget);
+  CHECK(done.result.model_calls == 7);
+  auto read = hz::read_journal(dir / "j.jsonl");
+  REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
+  std::vector<json> notes;
+  for (const hz::Record& record : read->records) {
+    if (record.type == hz::RecordType::note) notes.push_back(record.rec);
+  }
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]["budget"] == true);
+  CHECK(notes[0]["seq"] == 2 + 5 * 3 + 1);  // depois do reply, intent e result de 5 passos
+  CHECK(notes[0]["text"].get<std::string>().find("restam US$ 0.00013 ") != std::string::npos);
+}
+
 TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem queda") {
-  for (const std::string_view scenario : {kTwoSteps, kWednesday, kParallel}) {
+  const std::vector<std::pair<std::string_view, hz::Micros>> scenarios{
+      {kTwoSteps, 0}, {kWednesday, 0}, {kParallel, 0}, {kNoted, kNotedCeiling}};
+  for (const auto& scenario_and_ceiling : scenarios) {
+    const std::string_view scenario = scenario_and_ceiling.first;
+    const hz::Micros ceiling = scenario_and_ceiling.second;
+    CAPTURE(scenario);
     hz::testing::TempDir dir;
-    const Done done = uninterrupted(scenario, dir / "inteiro.jsonl");
+    const Done done = uninterrupted(scenario, dir / "inteiro.jsonl", ceiling);
     const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));
     // Do user (o turno aberto) até antes do turn_end: cada ponto em que um kill -9 cabe.
     for (std::size_t keep = 2; keep < lines.size(); ++keep) {
@@ -206,7 +248,7 @@ TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem que
       auto state = hz::rebuild_state(resumed->records);
       REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
       Rig rig(scenario);
-      hz::Budget budget;
+      hz::Budget budget = ceiling > 0 ? hz::Budget(ceiling) : hz::Budget();
       budget.charge(state->spent);
       rig.config.budget = &budget;
       rig.config.journal = &resumed->journal;
@@ -256,4 +298,82 @@ TEST_CASE(
                 {"name", "run_tests"},
                 {"decision", "run"},
                 {"reason", "a intenção não foi gravada: a chamada não começou"}}}}});
+}
+
+namespace {
+
+// Três passos de poll{} com o mesmo id "c" e respostas que mudam: o
+// journal de um turno interrompido depois de `count` registros, já
+// reconstruído.
+hz::ResumeState polled(std::size_t count, bool noted) {
+  const hz::ToolCall poll = journal_test::call("c", "poll", json::object());
+  const Message ask = Message::assistant("", {poll});
+  std::vector<json> recs{hz::start_record(journal_test::settings()),
+                         hz::user_record("espere o build"),
+                         hz::reply_record(ask, journal_test::usage(10, 1), 11),
+                         hz::result_record("c", hz::ToolOutput::success("1 de 3")),
+                         hz::reply_record(ask, journal_test::usage(10, 1), 11),
+                         hz::result_record("c", hz::ToolOutput::success("2 de 3"))};
+  if (noted) recs.push_back(hz::note_record("restam US$ 0,01", "", /*budget=*/true));
+  recs.push_back(hz::reply_record(ask, journal_test::usage(10, 1), 11));
+  recs.resize(count);
+  auto state = hz::rebuild_state(journal_test::records(recs));
+  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
+  return std::move(state).value();
+}
+
+std::vector<std::uint64_t> seen_results(const hz::TurnState& turn) {
+  std::vector<std::uint64_t> hashes;
+  if (turn.memory.detector) {
+    for (const hz::Observation& seen : turn.memory.detector->history()) {
+      hashes.push_back(seen.result_hash);
+    }
+  }
+  return hashes;
+}
+
+}  // namespace
+
+TEST_CASE("entry_point: a fase, a chamada e a memória dos freios saem do journal, sem a política") {
+  const hz::ToolBox box({});
+  const std::optional<hz::RepetitionConfig> detector = hz::RepetitionConfig{};
+  const std::uint64_t first = hz::fnv1a_64("1 de 3");
+  const std::uint64_t second = hz::fnv1a_64("2 de 3");
+  {
+    // Morto antes do resultado do 3º poll: as ferramentas dele, com os dois de antes na memória.
+    hz::TurnState turn;
+    const hz::Entry entry = hz::entry_point(polled(7, false), box, nullptr, detector, turn);
+    CHECK(hz::to_string(entry.phase) == "run_tools");
+    CHECK(entry.call == 3);
+    CHECK(turn.model_calls == 3);
+    CHECK(turn.cost_micros == 33);
+    CHECK(seen_results(turn) == std::vector<std::uint64_t>{first, second});  // a ordem, não o id
+    CHECK(turn.last_calls.size() == 1);
+    CHECK(turn.last_results.empty());
+    CHECK_FALSE(turn.memory.budget_noted);
+  }
+  {
+    // Morto depois do 2º resultado: a política pode não ter respondido ao 2º passo.
+    hz::TurnState turn;
+    const hz::Entry entry = hz::entry_point(polled(6, false), box, nullptr, detector, turn);
+    CHECK(hz::to_string(entry.phase) == "decide");
+    CHECK(entry.call == 2);
+    CHECK(seen_results(turn) == std::vector<std::uint64_t>{first});
+    CHECK(turn.last_results == std::vector<Message>{Message::tool("c", "2 de 3")});
+  }
+  {
+    // A nota prova que ela respondeu: a próxima chamada, com os dois passos na memória.
+    hz::TurnState turn;
+    const hz::Entry entry = hz::entry_point(polled(7, true), box, nullptr, detector, turn);
+    CHECK(hz::to_string(entry.phase) == "call_model");
+    CHECK(entry.call == 3);
+    CHECK(seen_results(turn) == std::vector<std::uint64_t>{first, second});
+    CHECK(turn.memory.budget_noted);
+  }
+  {
+    // Sem detector, a memória não tem janela.
+    hz::TurnState turn;
+    hz::entry_point(polled(7, true), box, nullptr, std::nullopt, turn);
+    CHECK_FALSE(turn.memory.detector.has_value());
+  }
 }
