@@ -33,9 +33,6 @@
 
 namespace hz {
 
-// listing: turn-state
-// O que o passo produziu até agora neste turno. Quem escreve é o mecanismo
-// (agent_loop.cpp); a política só lê.
 // listing: policy-memory
 // O que os freios lembram de um passo para o outro, dentro do turno. Começa
 // vazia a cada turno; depois de cada passo, o loop guarda a que veio na
@@ -45,6 +42,9 @@ struct PolicyMemory {
 };
 // end-listing: policy-memory
 
+// listing: turn-state
+// O que o passo produziu até agora neste turno. Quem escreve é o mecanismo
+// (agent_loop.cpp); a política só lê.
 struct TurnState {
   Clock::time_point started;  // quando o turno começou (o prazo conta daqui)
   int model_calls = 0;        // passos em que o modelo foi chamado

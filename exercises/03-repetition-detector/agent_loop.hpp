@@ -84,9 +84,10 @@ class ProviderFailure : public std::runtime_error {
 // repetition_stop; veja Brakes em policy.hpp) e, no fim, turn_end.
 //
 // Antes de cada tentativa e de cada ferramenta pergunta aos freios
-// (Brakes::abort_check); depois de cada passo, Brakes::after_step. Os freios
-// (e o detector de repetição, com config.repetition) valem por um turno: uma
-// mensagem nova do usuário é um run_turn novo, com a janela vazia. Se o turno
+// (Brakes::abort_check); depois de cada passo, Brakes::after_step, e a
+// memória da decisão vira a do turno (TurnState::memory). A memória (e com
+// ela a janela do detector de repetição, com config.repetition) vale por um
+// turno: uma mensagem nova do usuário é um run_turn novo, com a janela vazia. Se o turno
 // para no meio de um passo, toda tool call que já está no histórico recebe a
 // sua mensagem tool ("cancelado: ..."), e uma resposta que não chegou inteira
 // nunca entra: o próximo pedido da conversa é válido. Nada lança daqui.

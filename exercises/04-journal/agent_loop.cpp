@@ -114,7 +114,6 @@ bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json&
   state.error = seq.error().message;
   return false;
 }
-
 // end-listing: journal-helpers
 
 // Por que uma ferramenta não rodou, para o modelo ler na próxima chamada.
@@ -265,8 +264,9 @@ Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int t
 }
 // end-listing: run-tool
 
-// listing: journaled-tool
 namespace {
+
+// listing: journaled-tool
 
 // Responde a uma chamada com o resultado já conhecido (a retomada decidiu
 // done ou unknown): grava o result e põe a mensagem tool no histórico.
@@ -310,15 +310,9 @@ bool run_journaled(std::vector<Message>& history, const ToolCall& call, const To
     history.push_back(run_tool(call, tools, trace, turn));
     return true;
   }
-  Intent intent{call, Idempotency::no, std::nullopt, std::nullopt};
-  if (const Tool* tool = tools.find(call.name)) intent.idempotency = tool->idempotency;
-  if (call.name == "append_file" && config.workspace != nullptr) {
-    intent.append_key = append_key_for(call, *config.workspace);
+  if (!journaled(config, state, intent_record(intent_for(call, tools, config.workspace)))) {
+    return false;
   }
-  if (call.name == "edit_file" && config.workspace != nullptr) {
-    intent.edit_key = edit_key_for(call, *config.workspace);
-  }
-  if (!journaled(config, state, intent_record(intent))) return false;
   return run_effect(history, call, tools, config, state, trace, turn);
 }
 
@@ -334,31 +328,9 @@ bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay*
   return answer_with(history, call, replay->result, tools, config, state);
 }
 
-// Os passos do turno, a partir de entry (um turno novo entra em call_model,
-// na chamada 1; a retomada, onde o journal parou); end fecha o turno. O laço
-// da etapa 03, com os registros do journal.
-template <class End>
-TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
-                     const ToolBox& tools, Trace& trace, const Brakes& brakes, TurnState& state,
-                     const Entry& entry, End end);
-
-}  // namespace
 // end-listing: journaled-tool
 
-// listing: run-turn
-TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
-                    const ToolBox& tools, Trace& trace) {
-  const Brakes brakes = brakes_for(config, trace);
-  TurnState state = start_turn(config);
-  // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
-  auto end = [&](Outcome outcome, std::string text = {}) {
-    return finish(outcome, std::move(text), state, config, trace);
-  };
-  return run_steps(history, config, model, tools, trace, brakes, state, Entry{}, end);
-}
-
-namespace {
-
+// listing: run-steps
 // Depois de cada passo completo: os freios respondem; o loop grava a nota (no
 // journal, dizendo se ela traz o aviso de orçamento, e no histórico) e a
 // memória da decisão.
@@ -377,6 +349,9 @@ std::optional<Outcome> after_step(std::vector<Message>& history, const LoopConfi
   return std::nullopt;
 }
 
+// Os passos do turno, a partir de entry (um turno novo entra em call_model,
+// na chamada 1; a retomada, onde o journal parou); end fecha o turno. O laço
+// da etapa 03, com os registros do journal.
 template <class End>
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                      const ToolBox& tools, Trace& trace, const Brakes& brakes, TurnState& state,
@@ -427,7 +402,22 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
   return end(Outcome::max_turns);
 }
 
+// end-listing: run-steps
+
 }  // namespace
+
+// listing: run-turn
+TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
+                    const ToolBox& tools, Trace& trace) {
+  const Brakes brakes = brakes_for(config, trace);
+  TurnState state = start_turn(config);
+  // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
+  auto end = [&](Outcome outcome, std::string text = {}) {
+    return finish(outcome, std::move(text), state, config, trace);
+  };
+  return run_steps(history, config, model, tools, trace, brakes, state, Entry{}, end);
+}
+
 // end-listing: run-turn
 
 // listing: resume-turn-body

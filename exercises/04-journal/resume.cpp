@@ -291,6 +291,18 @@ std::optional<AppendKey> append_key_for(const ToolCall& call, const Workspace& w
   return AppendKey{file.exists ? file.size : 0, content.size(), crc32c(content)};
 }
 
+Intent intent_for(const ToolCall& call, const ToolBox& tools, const Workspace* workspace) {
+  Intent intent{call, Idempotency::no, std::nullopt, std::nullopt};
+  if (const Tool* tool = tools.find(call.name)) intent.idempotency = tool->idempotency;
+  if (call.name == "append_file" && workspace != nullptr) {
+    intent.append_key = append_key_for(call, *workspace);
+  }
+  if (call.name == "edit_file" && workspace != nullptr) {
+    intent.edit_key = edit_key_for(call, *workspace);
+  }
+  return intent;
+}
+
 std::optional<std::string> last_outcome(const std::vector<Record>& records) {
   if (records.empty() || records.back().type != RecordType::turn_end) return std::nullopt;
   return records.back().rec.at("outcome").get<std::string>();

@@ -75,7 +75,8 @@ class ProviderFailure : public std::runtime_error {
 // note e, no fim, turn_end.
 //
 // Antes de cada tentativa e de cada ferramenta pergunta aos freios
-// (Brakes::abort_check); depois de cada passo, Brakes::after_step. Se o turno
+// (Brakes::abort_check); depois de cada passo, Brakes::after_step, e a
+// memória da decisão vira a do turno (TurnState::memory). Se o turno
 // para no meio de um passo, toda tool call que já está no histórico recebe a
 // sua mensagem tool ("cancelado: ..."), e uma resposta que não chegou inteira
 // nunca entra: o próximo pedido da conversa é válido. Nada lança daqui.

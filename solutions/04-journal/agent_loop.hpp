@@ -97,9 +97,10 @@ class ProviderFailure : public std::runtime_error {
 // repetition_stop; veja Brakes em policy.hpp) e, no fim, turn_end.
 //
 // Antes de cada tentativa e de cada ferramenta pergunta aos freios
-// (Brakes::abort_check); depois de cada passo, Brakes::after_step. Os freios
-// (e o detector de repetição, com config.repetition) valem por um turno: uma
-// mensagem nova do usuário é um run_turn novo, com a janela vazia. Se o turno
+// (Brakes::abort_check); depois de cada passo, Brakes::after_step, e a
+// memória da decisão vira a do turno (TurnState::memory). A memória (e com
+// ela a janela do detector de repetição, com config.repetition) vale por um
+// turno: uma mensagem nova do usuário é um run_turn novo, com a janela vazia. Se o turno
 // para no meio de um passo, toda tool call que já está no histórico recebe a
 // sua mensagem tool ("cancelado: ..."), e uma resposta que não chegou inteira
 // nunca entra: o próximo pedido da conversa é válido. Nada lança daqui.
@@ -115,19 +116,18 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
 // end-listing: run-turn
 
 // listing: resume-turn
-// Etapa 04: continua o turno que o journal deixou aberto (state.next é
-// run_tools, call_model ou finish_turn; wait_user não tem turno para
-// continuar e devolve success sem fazer nada). history vira state.history.
-// O turno retoma as contas dele: as chamadas ao modelo já feitas contam no
-// max_turns e o custo já gasto no turno; o detector de repetição observa de
-// novo os resultados do turno (sem repetir notas já dadas). As chamadas sem
-// resultado seguem decide_replay: rodar, o resultado sintetizado (feito) ou
-// o texto de kUnknownResultText (sem config.workspace, uma chamada check fica
-// desconhecida). Emite journal_resume {records, turn,
-// pending: [{call_id, name}], decisions: [{call_id, name, decision, reason}]}
-// antes de qualquer passo. Pré-condição: config.journal é o journal
-// retomado, e config.budget (se houver) já foi cobrado de state.spent por
-// quem chama (um orçamento por conversa). O prazo do turno recomeça agora.
+// Etapa 04: continua o turno que o journal deixou aberto, no mesmo laço de
+// run_turn: entry_point (resume.hpp) diz onde entrar (chamar o modelo, rodar
+// as ferramentas que faltam, perguntar à política ou só fechar o turno) e
+// refaz o estado do turno a partir do journal (as contas e a memória dos
+// freios), sem chamar a política; history vira state.history. Com
+// state.next wait_user não há turno para continuar: devolve success sem
+// fazer nada. As chamadas com intenção e sem resultado seguem decide_replay:
+// rodar, o resultado sintetizado (feito) ou o texto de kUnknownResultText.
+// Emite journal_resume (resume_event) antes de qualquer passo. Pré-condição:
+// config.journal é o journal retomado, e config.budget (se houver) já foi
+// cobrado de state.spent por quem chama (um orçamento por conversa). O prazo
+// do turno recomeça agora.
 TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
                        const LoopConfig& config, ChatModel& model, const ToolBox& tools,
                        Trace& trace);

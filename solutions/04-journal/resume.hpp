@@ -165,6 +165,11 @@ std::vector<std::string> intent_mismatches(const ResumeState& state);
 // arquivo não dá para olhar: sem chave, a retomada diz "desconhecido".
 std::optional<AppendKey> append_key_for(const ToolCall& call, const Workspace& workspace);
 
+// A intenção de call, lida logo antes de ela rodar: a idempotência da
+// ferramenta em tools (sem ela, no) e, com workspace, a chave do append_file
+// ou do edit_file (append_key_for, edit_key_for).
+Intent intent_for(const ToolCall& call, const ToolBox& tools, const Workspace* workspace);
+
 // O desfecho do turn_end com que o journal termina; vazio se ele termina
 // noutro registro (um turno aberto, ou nenhum turno).
 std::optional<std::string> last_outcome(const std::vector<Record>& records);

@@ -119,7 +119,6 @@ struct Harness {
 
   // end-listing: boundaries
 
-  // listing: resume-dispatch
   // A retomada: o que resume_turn vai fazer.
   void resume(const hz::ResumeState& state) {
     history = state.history;
@@ -148,7 +147,6 @@ struct Harness {
         return loop();
     }
   }
-  // end-listing: resume-dispatch
 };
 
 std::vector<hz::Tool> tools_of(const hz::Workspace& workspace) {
