@@ -22,6 +22,7 @@
 #include "hz/course/stub_verdict.hpp"
 #include "hz/course/trace_html.hpp"
 #include "hz/course/update.hpp"
+#include "hz/version.hpp"
 
 namespace fs = std::filesystem;
 
@@ -86,7 +87,9 @@ constexpr const char* kUsage =
     "  trace-html ARQUIVO.jsonl [--out ARQUIVO.html|-] [--title TÍTULO]\n"
     "      o trace de uma etapa (--trace) numa página HTML autocontida (padrão: ARQUIVO.html)\n"
     "  help\n"
-    "      mostra esta ajuda\n";
+    "      mostra esta ajuda\n"
+    "  --version\n"
+    "      mostra a versão\n";
 
 // Opções "--nome valor" e "--bandeira"; o que sobrar é erro de uso.
 struct Options {
@@ -975,6 +978,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
   if (command == "help" || command == "--help" || command == "-h") {
     out << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    out << version_line("hz-course");
     return 0;
   }
   return usage_error(err, "subcomando desconhecido: " + command);
