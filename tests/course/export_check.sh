@@ -107,6 +107,37 @@ listing_block() {
     $0 == c { found = 1 }' "$1"
 }
 
+# Todo link relativo e todo script ou workflow citado nos .md da cópia existe
+# nela, e todo ./hz SUB citado é um subcomando que a cópia tem (./hz SUB --help
+# sai com 0). Os documentos do professor (GRADING.md, livro/para-professores.md)
+# falam também do curso completo, de onde ele exporta: lá, um caminho ou um SUB
+# pode existir só no curso completo. No curso completo, todo link vale também.
+check_exported_documents() { # check_exported_documents HZ_COURSE CÓPIA
+  local course="$1" out="$2" who where sub hz problems="" pairs=0
+  "$course" doc-refs --root "$out" --teacher GRADING.md,livro/para-professores.md \
+    --full-course "$root" >"$tmp/refs.out" 2>"$tmp/refs.err" ||
+    fail "a cópia dos alunos cita o que ela não tem:
+$(cat "$tmp/refs.err")"
+  [[ -s "$tmp/refs.out" ]] || fail "doc-refs não achou nenhum ./hz SUB nos documentos da cópia"
+  # Um ./hz por par (quem, SUB); os lugares de cada par que falha vão na mensagem.
+  while IFS=$'\t' read -r who sub; do
+    pairs=$((pairs + 1))
+    if [[ "$who" == aluno ]]; then hz="$out/hz"; else hz="$root/hz"; fi
+    if ! HZ_SKIP_DEPS=1 NO_COLOR=1 "$hz" "$sub" --help >/dev/null 2>"$tmp/sub.err"; then
+      where="$(awk -F'\t' -v w="$who" -v s="$sub" '$1 == w && $3 == s { print $2 }' "$tmp/refs.out" | tr '\n' ' ')"
+      problems+="  ./hz $sub ($who: $where): $(head -n1 "$tmp/sub.err")"$'\n'
+    fi
+  done < <(awk -F'\t' '{ print $1 "\t" $3 }' "$tmp/refs.out" | sort -u)
+  [[ -z "$problems" ]] || fail "documentos citam subcomandos do ./hz que não existem onde o leitor está:
+$problems"
+  if "$course" doc-refs --root "$root" >/dev/null 2>"$tmp/full-refs.err"; then :; fi
+  if grep ": link para " "$tmp/full-refs.err" >"$tmp/full-links"; then
+    fail "links quebrados no curso completo:
+$(cat "$tmp/full-links")"
+  fi
+  echo "ok: os documentos da cópia só citam links, scripts e ./hz SUB que existem ($pairs subcomandos)"
+}
+
 check_export() {
   local course="$1" out="$tmp/aluno"
   # Na cópia de um aluno (sem solutions/) não há o que exportar: o ./hz export
@@ -161,6 +192,8 @@ check_export() {
   if grep -rqs "^diff -ru solutions/" "$out/livro/diffs"; then fail "um diff do livro exportado mostra solutions/"; fi
   "$course" stages --root "$out" --check --tree exercises >"$tmp/stages.out" 2>&1 ||
     fail "os diffs do livro exportado não são os de exercises/: $(cat "$tmp/stages.out")"
+
+  check_exported_documents "$course" "$out"
 
   # O que o aluno roda na cópia dele, que não tem solutions/.
   local first second
