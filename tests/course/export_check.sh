@@ -235,6 +235,23 @@ check_export() {
     --template-ref 0123abc >/dev/null 2>&1 || fail "./hz export --template-repo falhou"
   expect_contains "$tmp/aluno2/.github/workflows/autograding.yml" "HZ_TEMPLATE_REPO: escola/curso"
   expect_contains "$tmp/aluno2/.github/workflows/autograding.yml" "HZ_TEMPLATE_REF: 0123abc"
+  [[ ! -e "$tmp/aluno2/.github/workflows/classroom.yml" ]] || fail "sem --classroom, a exportação não leva o classroom.yml"
+
+  # --classroom: o workflow do GitHub Classroom no lugar do autograding.yml (um
+  # só: os dois rodariam a cada push), e a mesma conferência dos documentos.
+  HZ_COURSE="$course" NO_COLOR=1 "$root/hz" export "$tmp/aluno3" --classroom --template-repo escola/curso \
+    >"$tmp/classroom.out" 2>&1 || fail "./hz export --classroom falhou: $(cat "$tmp/classroom.out")"
+  [[ ! -e "$tmp/aluno3/.github/workflows/autograding.yml" ]] || fail "com --classroom, não deveria haver autograding.yml"
+  local cw="$tmp/aluno3/.github/workflows/classroom.yml"
+  expect_contains "$cw" "HZ_TEMPLATE_REPO: escola/curso"
+  expect_contains "$cw" "uses: classroom-resources/autograding-grading-reporter@v1"
+  if grep -q "@[A-Z_]*@" "$cw"; then fail "sobrou um marcador no classroom.yml: $(grep "@[A-Z_]*@" "$cw")"; fi
+  expect_contains "$tmp/classroom.out" ".github/workflows/classroom.yml"
+  # O ./hz update da cópia acha o modelo também no classroom.yml.
+  (cd "$tmp/aluno3" && HZ_SKIP_DEPS=1 bash -c 'source ./hz && template_url') >"$tmp/url.out" ||
+    fail "template_url falhou na cópia do Classroom"
+  expect_contains "$tmp/url.out" "https://github.com/escola/curso.git"
+  check_exported_documents "$course" "$tmp/aluno3"
 
   # Na exportação, o ./hz sabe que não há soluções (sem compilar nada).
   if NO_COLOR=1 "$out/hz" solutions >"$tmp/sol.out" 2>&1; then fail "./hz solutions deveria falhar sem solutions/"; fi
