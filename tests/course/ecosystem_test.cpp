@@ -613,3 +613,86 @@ TEST_CASE("o workflow do Classroom dá a cada etapa tantos pontos quantos testes
   }
   CHECK(points == total);
 }
+
+// ------------------------------------------ Docker sem o Dev Container (README)
+
+namespace {
+
+// Os comandos "docker ..." dos blocos cercados de um documento.
+std::vector<std::vector<std::string>> docker_commands(const std::string& doc) {
+  std::vector<std::vector<std::string>> found;
+  std::istringstream lines(doc);
+  std::string block;
+  bool fenced = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("```", 0) == 0) {
+      if (fenced) {
+        for (auto& c : commands_of(block)) {
+          if (!c.empty() && c.front() == "docker") found.push_back(c);
+        }
+        block.clear();
+      }
+      fenced = !fenced;
+    } else if (fenced) {
+      block += line + "\n";
+    }
+  }
+  return found;
+}
+
+// O valor de uma opção ("-t" -> "harness-zero"), ou "" sem ela.
+std::string option(const std::vector<std::string>& command, const std::string& name) {
+  const auto it = std::find(command.begin(), command.end(), name);
+  return it != command.end() && std::next(it) != command.end() ? *std::next(it) : "";
+}
+
+}  // namespace
+
+TEST_CASE("o README ensina docker build e docker run com o Dockerfile do Dev Container") {
+  const std::vector<std::vector<std::string>> commands = docker_commands(read("README.md"));
+  std::vector<std::string> build;
+  std::vector<std::string> run;
+  for (const auto& c : commands) {
+    if (c.size() > 1 && c[1] == "build") build = c;
+    if (c.size() > 1 && c[1] == "run") run = c;
+  }
+  REQUIRE_MESSAGE(!build.empty(), "o README não tem um docker build num bloco de código");
+  REQUIRE_MESSAGE(!run.empty(), "o README não tem um docker run num bloco de código");
+
+  // O contexto do build é a pasta do Dockerfile do Dev Container.
+  const json config = json::parse(read(".devcontainer/devcontainer.json"), nullptr, false);
+  REQUIRE_FALSE(config.is_discarded());
+  const std::string context = build.back();
+  CHECK(context == ".devcontainer");
+  CHECK(fs::is_regular_file(kRoot / context /
+                            config.at("build").at("dockerfile").get<std::string>()));
+  CHECK(config.at("build").at("context") == ".");
+  // Todo --build-arg é um ARG do Dockerfile.
+  const std::string dockerfile = read(".devcontainer/Dockerfile");
+  int build_args = 0;
+  for (std::size_t i = 0; i + 1 < build.size(); ++i) {
+    if (build[i] != "--build-arg") continue;
+    ++build_args;
+    const std::string name = build[i + 1].substr(0, build[i + 1].find('='));
+    CHECK_MESSAGE(std::regex_search(dockerfile, std::regex("\nARG " + name + "=")),
+                  "--build-arg " << name << " não é um ARG do Dockerfile");
+  }
+  CHECK(build_args == 2);
+
+  // O run usa a imagem do build, monta a pasta atual onde trabalha e roda o ./hz.
+  const std::string tag = option(build, "-t");
+  REQUIRE_FALSE(tag.empty());
+  const std::string volume = option(run, "-v");
+  const std::string workdir = option(run, "-w");
+  CHECK(volume == "$PWD:" + workdir);
+  const auto image = std::find(run.begin(), run.end(), tag);
+  REQUIRE_MESSAGE(image != run.end(), "o docker run não usa a imagem " << tag);
+  const std::vector<std::string> inside(std::next(image), run.end());
+  REQUIRE(inside.size() == 2);
+  CHECK(inside[0] == "./hz");
+  CHECK(hz_subcommands().count(inside[1]) == 1);
+  // O contêiner trabalha na casa do usuário do Dockerfile.
+  std::smatch user;
+  REQUIRE(std::regex_search(dockerfile, user, std::regex("\nARG USERNAME=([a-z_][a-z0-9_-]*)\n")));
+  CHECK(workdir.rfind("/home/" + user[1].str() + "/", 0) == 0);
+}
