@@ -17,6 +17,7 @@
 #include "hz/mock/embedded.hpp"
 #include "hz/mock/mock_server.hpp"
 #include "hz/mock/scenario.hpp"
+#include "hz/version.hpp"
 
 namespace {
 
@@ -64,6 +65,7 @@ constexpr const char* kUsage =
     "  --port N                 porta (padrão 0: uma porta livre qualquer)\n"
     "  --host ENDEREÇO          endereço (padrão 127.0.0.1)\n"
     "  --help                   mostra esta ajuda\n"
+    "  --version                mostra a versão\n"
     "\n"
     "Saída: 0 sem falhas, 1 com falhas registradas, 2 erro de uso ou cenário inválido.\n"
     "Formato dos cenários: mock-server/README.md\n";
@@ -73,6 +75,7 @@ struct Options {
   std::string host = "127.0.0.1";
   int port = 0;
   bool help = false;
+  bool version = false;
 };
 
 int usage_error(const std::string& message) {
@@ -86,6 +89,10 @@ int parse_options(int argc, char** argv, Options* options) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       options->help = true;
+      continue;
+    }
+    if (arg == "--version") {
+      options->version = true;
       continue;
     }
     std::string value;
@@ -128,6 +135,10 @@ int main(int argc, char** argv) {
   if (int code = parse_options(argc, argv, &options); code != 0) return code;
   if (options.help) {
     std::cout << kUsage;
+    return 0;
+  }
+  if (options.version) {
+    std::cout << hz::version_line("hz-mock");
     return 0;
   }
   if (options.scenario.empty()) return usage_error("falta --scenario NOME|ARQUIVO");

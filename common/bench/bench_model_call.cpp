@@ -183,7 +183,7 @@ int run(int argc, char** argv) {
     return 2;
   }
   if (*parsed) {
-    std::cout << flags.usage();
+    std::cout << flags.answer();
     return 0;
   }
   if (calls < 1 || warmup < 0 || fresh_calls < 0) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "hz/version.hpp"
+
 namespace hz {
 
 namespace {
@@ -67,6 +69,10 @@ Result<bool> FlagParser::parse(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") return true;
+    if (arg == "--version") {
+      version_ = true;
+      return true;
+    }
     if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
       return Error{"argumento inesperado: \"" + arg + "\" (as flags começam com --; veja --help)"};
     }
@@ -103,6 +109,8 @@ bool FlagParser::seen(const std::string& name) const {
 
 void FlagParser::set_epilog(std::string text) { epilog_ = std::move(text); }
 
+std::string FlagParser::answer() const { return version_ ? version_line(program_) : usage(); }
+
 std::string FlagParser::usage() const {
   std::vector<std::pair<std::string, std::string>> rows;
   for (const Flag& flag : flags_) {
@@ -110,6 +118,7 @@ std::string FlagParser::usage() const {
                       flag.help);
   }
   rows.emplace_back("--help", "mostra esta ajuda e sai");
+  rows.emplace_back("--version", "mostra a versão e sai");
   std::size_t width = 0;
   for (const auto& row : rows) width = std::max(width, row.first.size());
 

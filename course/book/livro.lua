@@ -7,12 +7,50 @@
 --   * prefixa todo id com "ID--" (cada capítulo tem o seu "objetivos-de-aprendizagem");
 --   * troca links entre capítulos por âncoras da página:
 --       NOME.md -> #ID    NOME.md#x -> #ID--x    #x -> #ID_DESTE--x
---   * tira o link de caminhos do repositório fora do livro (../README.md...):
---     fica o texto, com o caminho no title;
+--   * aponta os links para arquivos do repositório fora do livro (../README.md,
+--     ../solutions/01-loop/agent_loop.cpp) para a cópia que o leitor pode abrir:
+--     repo-base (metadado; o render.sh põe o caminho relativo do HTML até a raiz
+--     do curso, ou o endereço da forja) seguido do caminho a partir da raiz;
+--   * faz o mesmo com um `caminho` em código que é um arquivo ou pasta que existe
+--     no repositório (repo-root, metadado: a raiz, para conferir) e com o
+--     caminho da legenda de cada listagem;
 --   * troca o comentário <!-- listing: CAMINHO#REGIAO --> por uma legenda com
---     âncora (#ID--listagem-REGIAO) acima do bloco de código.
+--     âncora (#ID--listagem-REGIAO) acima do bloco de código;
+--   * dá a cada linha da tabela do glossário uma âncora (#glossario--termo-X) e
+--     liga ao glossário o primeiro uso de cada termo (a coluna "No livro") em
+--     cada capítulo, fora de títulos, código e links.
 
 local chapter_of = {} -- "01-loop.md" -> "01-loop"
+local repo_base = "" -- "../../" ou "https://forja/dono/curso/blob/COMMIT/"
+local repo_root = nil -- a raiz do curso no disco, para saber se um caminho existe
+
+-- "livro/../solutions/x.cpp" -> "solutions/x.cpp"; nil se sai da raiz.
+local function normalize(path)
+  local parts = {}
+  for part in path:gmatch("[^/]+") do
+    if part == ".." then
+      if #parts == 0 then return nil end
+      parts[#parts] = nil
+    elseif part ~= "." then
+      parts[#parts + 1] = part
+    end
+  end
+  return table.concat(parts, "/")
+end
+
+local function exists_in_repo(rel)
+  if not repo_root or rel == "" then return false end
+  local f = io.open(repo_root .. "/" .. rel, "r")
+  if f then f:close() return true end
+  return false
+end
+
+-- O endereço de um arquivo do repositório (caminho a partir da raiz).
+local function repo_href(rel, fragment)
+  local href = repo_base .. rel
+  if fragment and fragment ~= "" then href = href .. "#" .. fragment end
+  return href
+end
 
 local function has_scheme(target)
   return target:match("^%a[%w+.-]*:") ~= nil
@@ -67,7 +105,12 @@ local function listing_caption(text, current)
   local spec = text:match("^%s*<!%-%-%s*listing:%s*(%S+)%s*%-%->%s*$")
   if not spec then return nil end
   local path, region = split_fragment(spec)
-  local content = { pandoc.Str("Listagem:"), pandoc.Space(), pandoc.Code(path) }
+  local code = pandoc.Code(path)
+  local file = normalize(path)
+  local content = { pandoc.Str("Listagem:"), pandoc.Space(), code }
+  if file and exists_in_repo(file) then
+    content[3] = pandoc.Link({ code }, repo_href(file), "", pandoc.Attr("", { "no-repositorio" }))
+  end
   local base = current .. "--listagem-" .. spec:gsub("[^%w]+", "-")
   listing_ids[base] = (listing_ids[base] or 0) + 1
   local id = base
@@ -88,13 +131,30 @@ local function chapter_filter(current)
     Div = function(el) return prefix_identifier(el, current) end,
     Span = function(el) return prefix_identifier(el, current) end,
     CodeBlock = function(el) return prefix_identifier(el, current) end,
-    Code = function(el) return prefix_identifier(el, current) end,
+    Code = function(el)
+      prefix_identifier(el, current)
+      -- Um caminho do repositório em código vira link para ele (só se existe:
+      -- "solutions/NN-nome/" é uma forma, não um caminho).
+      local text = el.text:gsub("/$", "")
+      if text:find("/", 1, true) and not text:find("[%s<>*$]") and exists_in_repo(text) then
+        return pandoc.Link({ el }, repo_href(text), "", pandoc.Attr("", { "no-repositorio" }))
+      end
+      return el
+    end,
     Image = function(el) return prefix_identifier(el, current) end,
     Link = function(el)
       prefix_identifier(el, current)
       local target = rewrite_target(el.target, current)
       if target then
         el.target = target
+        return el
+      end
+      -- Fora do livro: o arquivo do repositório, a partir da pasta livro/.
+      local path, fragment = split_fragment(el.target)
+      local file = normalize("livro/" .. path)
+      if file then
+        el.target = repo_href(file, fragment)
+        el.classes:insert("no-repositorio")
         return el
       end
       return pandoc.Span(el.content, pandoc.Attr("", { "fora-do-livro" },
@@ -116,15 +176,166 @@ local function chapter_filter(current)
   }
 end
 
+-- ------------------------------------------------------------- glossário
+
+local terms_by_first = {} -- primeira palavra -> { {words=..., id=...}, ... }
+
+local function slug(text)
+  return (text:lower():gsub("[%s%p]+", "-"):gsub("^%-+", ""):gsub("%-+$", ""))
+end
+
+local function words_of(text)
+  local words = {}
+  for w in text:lower():gmatch("%S+") do words[#words + 1] = w end
+  return words
+end
+
+-- A tabela do glossário: cada linha ganha a âncora termo-X na primeira célula,
+-- e o termo da segunda coluna (sem o que vem entre parênteses; termos que são
+-- só código ficam de fora) entra na lista.
+local function collect_glossary(blocks)
+  local seen = {}
+  for _, block in ipairs(blocks) do
+    if block.t == "Table" then
+      for _, body in ipairs(block.bodies) do
+        for _, row in ipairs(body.body) do
+          local cells = row.cells
+          if #cells >= 2 then
+            local has_code = false
+            pandoc.walk_block(pandoc.Div(cells[2].contents), {
+              Code = function() has_code = true end })
+            local term = pandoc.utils.stringify(cells[2].contents)
+            term = term:gsub("%s*%b()", ""):gsub("^%s+", ""):gsub("%s+$", "")
+            local id = "termo-" .. slug(term)
+            if not has_code and #term >= 3 and not seen[id] then
+              seen[id] = true
+              local first = cells[1].contents[1]
+              if first and (first.t == "Plain" or first.t == "Para") then
+                table.insert(first.content, 1, pandoc.Span({}, pandoc.Attr(id, { "termo" })))
+              end
+              local words = words_of(term)
+              local list = terms_by_first[words[1]] or {}
+              list[#list + 1] = { words = words, id = "glossario--" .. id }
+              terms_by_first[words[1]] = list
+            end
+          end
+        end
+      end
+    end
+  end
+  for _, list in pairs(terms_by_first) do
+    table.sort(list, function(a, b) return #a.words > #b.words end)
+  end
+end
+
+-- A palavra de um Str, sem a pontuação em volta: prefixo, palavra, sufixo.
+local function split_word(text)
+  local prefix, word, suffix = text:match("^([%(%[\"'*]*)(.-)([%.,;:!%?%)%]\"'*]*)$")
+  return prefix or "", (word or text):lower(), suffix or ""
+end
+
+local function same_word(word, wanted, last)
+  if word == wanted then return true end
+  -- O plural do último termo ("ferramentas" para "ferramenta").
+  return last and word == wanted .. "s"
+end
+
+-- O termo que começa em inlines[i], se algum: devolve o termo e o índice da
+-- última palavra.
+local function match_term(inlines, i)
+  local el = inlines[i]
+  local _, first = split_word(el.text)
+  local candidates = terms_by_first[first] or terms_by_first[first:gsub("s$", "")]
+  if not candidates then return nil end
+  for _, term in ipairs(candidates) do
+    local j, ok = i, true
+    for k, wanted in ipairs(term.words) do
+      local cur = inlines[j]
+      if not cur or cur.t ~= "Str" then ok = false break end
+      local prefix, word, suffix = split_word(cur.text)
+      if (k > 1 and prefix ~= "") or (k < #term.words and suffix ~= "") or
+          not same_word(word, wanted, k == #term.words) then
+        ok = false
+        break
+      end
+      if k < #term.words then
+        local gap = inlines[j + 1]
+        if not gap or (gap.t ~= "Space" and gap.t ~= "SoftBreak") then ok = false break end
+        j = j + 2
+      end
+    end
+    if ok then return term, j end
+  end
+  return nil
+end
+
+local link_blocks
+
+local function link_inlines(inlines, used)
+  local out = pandoc.List()
+  local i = 1
+  while i <= #inlines do
+    local el = inlines[i]
+    if el.t == "Str" then
+      local term, last = match_term(inlines, i)
+      if term and not used[term.id] then
+        used[term.id] = true
+        local prefix = split_word(el.text)
+        local _, _, suffix = split_word(inlines[last].text)
+        local inner = pandoc.List()
+        for k = i, last do inner:insert(inlines[k]:clone()) end
+        inner[1].text = inner[1].text:sub(#prefix + 1)
+        inner[#inner].text = inner[#inner].text:sub(1, #inner[#inner].text - #suffix)
+        if prefix ~= "" then out:insert(pandoc.Str(prefix)) end
+        out:insert(pandoc.Link(inner, "#" .. term.id, "", pandoc.Attr("", { "glossario" })))
+        if suffix ~= "" then out:insert(pandoc.Str(suffix)) end
+        i = last + 1
+      else
+        out:insert(el)
+        i = i + 1
+      end
+    else
+      if el.t == "Emph" or el.t == "Strong" or el.t == "Span" or el.t == "Quoted" then
+        el.content = link_inlines(el.content, used)
+      end
+      out:insert(el)
+      i = i + 1
+    end
+  end
+  return out
+end
+
+link_blocks = function(blocks, used)
+  for _, block in ipairs(blocks) do
+    local t = block.t
+    if t == "Para" or t == "Plain" then
+      block.content = link_inlines(block.content, used)
+    elseif t == "BulletList" or t == "OrderedList" then
+      for _, item in ipairs(block.content) do link_blocks(item, used) end
+    elseif t == "BlockQuote" or (t == "Div" and not block.classes:includes("listagem")) then
+      link_blocks(block.content, used)
+    elseif t == "Table" then
+      for _, body in ipairs(block.bodies) do
+        for _, row in ipairs(body.body) do
+          for _, cell in ipairs(row.cells) do link_blocks(cell.contents, used) end
+        end
+      end
+    end
+  end
+end
+
 local function walk(block, filter)
   if block.walk then return block:walk(filter) end
   return pandoc.walk_block(block, filter)
 end
 
 function Pandoc(doc)
+  if doc.meta["repo-base"] then repo_base = pandoc.utils.stringify(doc.meta["repo-base"]) end
+  if doc.meta["repo-root"] then repo_root = pandoc.utils.stringify(doc.meta["repo-root"]) end
   for _, block in ipairs(doc.blocks) do
     if block.t == "Div" and block.classes:includes("capitulo") then
       chapter_of[block.attributes["arquivo"]] = block.identifier
+      if block.identifier == "glossario" then collect_glossary(block.content) end
     end
   end
   local blocks = {}
@@ -134,6 +345,10 @@ function Pandoc(doc)
       -- volta ao nível de cima, marcado por uma âncora vazia com o id dele.
       local current = block.identifier
       local inner = walk(pandoc.Div(block.content), chapter_filter(current))
+      -- O primeiro uso de cada termo do glossário, em cada capítulo.
+      if current ~= "glossario" and current ~= "bibliografia" then
+        link_blocks(inner.content, {})
+      end
       blocks[#blocks + 1] = pandoc.Div({}, pandoc.Attr(current, { "capitulo" }))
       for _, b in ipairs(inner.content) do blocks[#blocks + 1] = b end
       blocks[#blocks + 1] = pandoc.Div(

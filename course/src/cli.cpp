@@ -20,8 +20,10 @@
 #include "hz/course/progress.hpp"
 #include "hz/course/stage_diff.hpp"
 #include "hz/course/stub_verdict.hpp"
+#include "hz/course/student_docs.hpp"
 #include "hz/course/trace_html.hpp"
 #include "hz/course/update.hpp"
+#include "hz/version.hpp"
 
 namespace fs = std::filesystem;
 
@@ -58,7 +60,9 @@ constexpr const char* kUsage =
     "      mais novo guardado em DIR, da etapa ou dele mesmo)\n"
     "  counts --root DIR --tests-json ARQUIVO\n"
     "      confere cada \"N testes\" dos documentos com o ctest (ARQUIVO: a saída de\n"
-    "      ctest --show-only=json-v1); o parágrafo nomeia o rótulo com ./hz test ROTULO\n"
+    "      ctest --show-only=json-v1); o parágrafo nomeia o rótulo com ./hz test ROTULO;\n"
+    "      numa nota \"ETAPA: P/T testes\" (também no course/export/GRADING.md), T é o\n"
+    "      número de testes da etapa e P é 0, T ou o de tests/ETAPA/passes-on-stubs.txt\n"
     "  list --root DIR [--stage NN-nome]\n"
     "      os exercícios: id, etapa e a seção do livro, um por linha\n"
     "  carry --root DIR --to NN-nome [--reference CURSO]\n"
@@ -83,10 +87,22 @@ constexpr const char* kUsage =
     "      a nota de uma etapa: \"NN-nome: P/T testes passando\"; sai com 0 só se todos passam;\n"
     "      --not-built: o código não compilou (0 testes); --csv acrescenta a linha\n"
     "      \"aluno,etapa,passando,total,nota\" ao arquivo (com o cabeçalho, se ele é novo)\n"
+    "  student-docs --root CÓPIA\n"
+    "      na cópia dos alunos (./hz export): cada .md perde o que está entre\n"
+    "      <!-- curso-completo --> e <!-- fim-curso-completo --> e ganha o texto de cada\n"
+    "      <!-- copia-do-aluno: TEXTO -->\n"
+    "  doc-refs --root DIR [--teacher ARQ[,ARQ...] --full-course CURSO]\n"
+    "      confere que todo link relativo e todo script ou workflow citado em `código` nos\n"
+    "      .md de DIR existe; imprime cada ./hz SUB citado (\"aluno\" ou \"professor\",\n"
+    "      ARQUIVO:LINHA e SUB, separados por tabulação) para quem chama conferir o\n"
+    "      subcomando; nos documentos do professor (--teacher), um caminho pode existir só\n"
+    "      no CURSO completo\n"
     "  trace-html ARQUIVO.jsonl [--out ARQUIVO.html|-] [--title TÍTULO]\n"
     "      o trace de uma etapa (--trace) numa página HTML autocontida (padrão: ARQUIVO.html)\n"
     "  help\n"
-    "      mostra esta ajuda\n";
+    "      mostra esta ajuda\n"
+    "  --version\n"
+    "      mostra a versão\n";
 
 // Opções "--nome valor" e "--bandeira"; o que sobrar é erro de uso.
 struct Options {
@@ -522,6 +538,106 @@ std::optional<std::string> current_exercise(const Course& course, const fs::path
   return std::nullopt;
 }
 
+// hz-course student-docs: os .md da cópia dos alunos, sem o que é só do curso
+// completo. Nada é escrito se algum documento tem uma marcação quebrada.
+int cmd_student_docs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--root")) return usage_error(err, "falta --root CÓPIA");
+  const fs::path root = o.values.at("--root");
+  std::vector<std::pair<fs::path, std::string>> changed;
+  int problems = 0;
+  const std::vector<fs::path> docs = course_markdown(root);
+  for (const fs::path& doc : docs) {
+    const std::optional<std::string> text = read_file(doc);
+    if (!text) {
+      err << display_path(root, doc) << ": não consegui ler\n";
+      ++problems;
+      continue;
+    }
+    StudentCopy copy = student_copy_text(*text);
+    if (!copy.error.empty()) {
+      err << display_path(root, doc) << ": " << copy.error << "\n";
+      ++problems;
+    } else if (copy.text != *text) {
+      changed.emplace_back(doc, std::move(copy.text));
+    }
+  }
+  if (problems > 0) return 1;
+  for (const auto& [doc, text] : changed) {
+    if (!write_file(doc, text)) {
+      err << display_path(root, doc) << ": não consegui escrever\n";
+      return 1;
+    }
+  }
+  out << docs.size() << " documentos; " << changed.size()
+      << " com trechos só do curso completo ou só da cópia dos alunos\n";
+  return 0;
+}
+
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) items.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// hz-course doc-refs: os links e caminhos dos .md existem; os ./hz SUB vão
+// para o stdout (o ./hz de quem chama sabe se SUB existe).
+int cmd_doc_refs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root", "--teacher", "--full-course"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  if (!o.values.count("--root")) return usage_error(err, "falta --root DIR");
+  if (o.values.count("--teacher") != o.values.count("--full-course")) {
+    return usage_error(err, "--teacher e --full-course vão juntos");
+  }
+  const fs::path root = o.values.at("--root");
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return usage_error(err, root.string() + " não é uma pasta");
+  const std::vector<std::string> teacher = o.values.count("--teacher")
+                                               ? split_commas(o.values.at("--teacher"))
+                                               : std::vector<std::string>{};
+  const fs::path full =
+      o.values.count("--full-course") ? fs::path(o.values.at("--full-course")) : fs::path();
+  int problems = 0;
+  int checked = 0;
+  for (const fs::path& doc : course_markdown(root)) {
+    const std::optional<std::string> text = read_file(doc);
+    if (!text) continue;
+    const std::string shown = display_path(root, doc);
+    const bool is_teacher = std::find(teacher.begin(), teacher.end(), shown) != teacher.end();
+    for (const DocReference& ref : doc_references(*text)) {
+      const std::string where = shown + ":" + std::to_string(ref.line);
+      if (ref.kind == DocReference::Kind::hz) {
+        out << (is_teacher ? "professor" : "aluno") << "\t" << where << "\t" << ref.value << "\n";
+        continue;
+      }
+      ++checked;
+      if (ref.kind == DocReference::Kind::link) {
+        if (!fs::exists(doc.parent_path() / ref.value, ec)) {
+          err << where << ": link para " << ref.value << ", que não existe\n";
+          ++problems;
+        }
+        continue;
+      }
+      const bool here =
+          fs::exists(root / ref.value, ec) || fs::exists(doc.parent_path() / ref.value, ec);
+      if (!here && !(is_teacher && fs::exists(full / ref.value, ec))) {
+        err << where << ": cita " << ref.value << ", que não existe"
+            << (is_teacher ? " nem no curso completo" : "") << "\n";
+        ++problems;
+      }
+    }
+  }
+  if (problems > 0) return 1;
+  err << checked << " links e caminhos conferidos em " << display_path(root, root) << "\n";
+  return 0;
+}
+
 // hz-course counts: os números de testes dos documentos conferidos com o ctest.
 int cmd_counts(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const Options o = parse_options(args, {"--root", "--tests-json"}, {});
@@ -533,13 +649,29 @@ int cmd_counts(const std::vector<std::string>& args, std::ostream& out, std::ost
   const TestLabels labels = parse_ctest_json(*json);
   if (!labels.error.empty())
     return usage_error(err, o.values.at("--tests-json") + ": " + labels.error);
+  StubPasses stub_passes;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(root / "tests", ec)) {
+    const fs::path list = e.path() / "passes-on-stubs.txt";
+    const std::optional<std::string> text = read_file(list);
+    if (!text) continue;
+    const AllowList allow = parse_allow_list(*text, display_path(root, list));
+    if (!allow.error.empty()) return usage_error(err, allow.error);
+    stub_passes[e.path().filename().string()] = static_cast<int>(allow.entries.size());
+  }
+  // O GRADING.md que o ./hz export escreve também dá notas ("01-loop: 7/85").
+  std::vector<fs::path> docs = checked_documents(root);
+  if (fs::is_regular_file(root / "course/export/GRADING.md", ec)) {
+    docs.push_back(root / "course/export/GRADING.md");
+  }
   int problems = 0;
   int documents = 0;
-  for (const fs::path& doc : checked_documents(root)) {
+  for (const fs::path& doc : docs) {
     const std::optional<std::string> text = read_file(doc);
     if (!text) continue;
     ++documents;
-    for (const CountProblem& p : check_counts(*text, display_path(root, doc), labels)) {
+    for (const CountProblem& p :
+         check_counts(*text, display_path(root, doc), labels, stub_passes)) {
       err << p.where << ": " << p.message << "\n";
       ++problems;
     }
@@ -968,6 +1100,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "release") return cmd_release(args, out, err);
     if (command == "update") return cmd_update(args, out, err);
     if (command == "trace-html") return trace_html_command(args, out, err);
+    if (command == "student-docs") return cmd_student_docs(args, out, err);
+    if (command == "doc-refs") return cmd_doc_refs(args, out, err);
   } catch (const fs::filesystem_error& e) {
     // Disco cheio, permissão negada: erro de ambiente, não de uso.
     err << "hz-course: erro de arquivo: " << e.what() << "\n";
@@ -975,6 +1109,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
   if (command == "help" || command == "--help" || command == "-h") {
     out << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    out << version_line("hz-course");
     return 0;
   }
   return usage_error(err, "subcomando desconhecido: " + command);

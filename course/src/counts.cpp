@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 #include <set>
 
 #include "hz/course/lines.hpp"
@@ -105,9 +106,35 @@ int tests_with_label(const TestLabels& labels, std::string_view label) {
 }
 
 std::vector<CountProblem> check_counts(std::string_view text, std::string_view shown,
-                                       const TestLabels& labels) {
+                                       const TestLabels& labels, const StubPasses& stub_passes) {
   std::vector<CountProblem> problems;
-  for (const Paragraph& p : paragraphs(text)) {
+  static const std::regex figure(R"re(([0-9][0-9]-[a-z0-9-]+): ([0-9]+)/([0-9]+) testes)re");
+  for (Paragraph p : paragraphs(text)) {
+    const std::string where_figure = std::string(shown) + ":" + std::to_string(p.first_line);
+    for (auto it = std::sregex_iterator(p.text.begin(), p.text.end(), figure);
+         it != std::sregex_iterator(); ++it) {
+      const std::string stage = (*it)[1].str();
+      const int passing = std::stoi((*it)[2].str());
+      const int total = std::stoi((*it)[3].str());
+      const int real = tests_with_label(labels, stage);
+      const auto stub = stub_passes.find(stage);
+      const bool stub_ok = stub != stub_passes.end() && passing == stub->second;
+      if (total != real) {
+        problems.push_back({where_figure, "diz " + it->str() + "; " + stage + " tem " +
+                                              std::to_string(real) + " testes"});
+      } else if (passing != 0 && passing != total && !stub_ok) {
+        problems.push_back(
+            {where_figure,
+             "diz " + it->str() + "; os números possíveis são 0/" + std::to_string(real) +
+                 (stub == stub_passes.end()
+                      ? std::string(" e ")
+                      : ", " + std::to_string(stub->second) + "/" + std::to_string(real) +
+                            " (só os stubs: tests/" + stage + "/passes-on-stubs.txt) e ") +
+                 std::to_string(real) + "/" + std::to_string(real)});
+      }
+    }
+    // A nota já foi conferida: o "T testes" dela não é um número solto.
+    p.text = std::regex_replace(p.text, figure, "$1: (nota)");
     const std::vector<int> counts = stated_counts(p.text);
     if (counts.empty()) continue;
     const std::string where = std::string(shown) + ":" + std::to_string(p.first_line);

@@ -196,7 +196,7 @@ int run(int argc, char** argv) {
   auto help = parser.parse(argc, argv);
   if (!help) return usage_error(help.error().message);
   if (*help) {
-    std::cout << parser.usage();
+    std::cout << parser.answer();
     return 0;
   }
   if (flags.max_turns < 1) return usage_error("--max-turns precisa ser pelo menos 1");

@@ -44,7 +44,7 @@ int run(int argc, char** argv) {
   auto help = parser.parse(argc, argv);
   if (!help) return usage_error(help.error().message);
   if (*help) {
-    std::cout << parser.usage();
+    std::cout << parser.answer();
     return 0;
   }
   if (config.base_url.empty()) config.base_url = from_env("OPENAI_BASE_URL");

@@ -12,14 +12,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Os nomes que --scenario aceita: os .json da pasta e das subpastas
+// ("brakes/budget", "examples/streaming"), sem as fixtures de workspaces/
+// (que são projetos, não cenários). Primeiro os da raiz, depois os das
+// subpastas, cada grupo em ordem alfabética.
 std::vector<std::string> available_names() {
-  std::vector<std::string> names;
+  std::vector<std::string> top;
+  std::vector<std::string> nested;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(scenario_dir(), ec)) {
-    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  const fs::path root = scenario_dir();
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const fs::path rel = it->path().lexically_relative(root);
+    if (it->is_directory(ec) && rel == "workspaces") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->path().extension() != ".json" || !it->is_regular_file(ec)) continue;
+    std::string name = (rel.parent_path() / rel.stem()).generic_string();
+    (rel.has_parent_path() ? nested : top).push_back(std::move(name));
   }
-  std::sort(names.begin(), names.end());
-  return names;
+  std::sort(top.begin(), top.end());
+  std::sort(nested.begin(), nested.end());
+  top.insert(top.end(), nested.begin(), nested.end());
+  return top;
 }
 
 bool is_file(const fs::path& path) {

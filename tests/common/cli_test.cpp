@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "hz/cli.hpp"
+#include "hz/version.hpp"
 
 namespace {
 
@@ -102,5 +103,20 @@ TEST_CASE("FlagParser usage lista as flags com metavar e ajuda") {
         "  --max-turns N   limite de chamadas ao modelo\n"
         "  --budget-usd X  teto de custo em dólares\n"
         "  --yes           permite as ferramentas sem perguntar\n"
-        "  --help          mostra esta ajuda e sai\n");
+        "  --help          mostra esta ajuda e sai\n"
+        "  --version       mostra a versão e sai\n");
+}
+
+TEST_CASE("FlagParser: --version pede a linha da versão, e --help a ajuda") {
+  Flags version;
+  auto asked = version.parse({"--model", "m", "--version"});
+  REQUIRE(asked.ok());
+  CHECK(*asked);
+  CHECK(version.parser.answer() ==
+        "hz-01-loop (harness-zero " + std::string(hz::kCourseVersion) + ")\n");
+  CHECK_FALSE(hz::kCourseVersion.empty());
+  Flags help;
+  REQUIRE(help.parse({"--help"}).ok());
+  CHECK(help.parser.answer() == help.parser.usage());
+  CHECK(version.parser.answer() != version.parser.usage());
 }

@@ -67,3 +67,21 @@ TEST_CASE("counts: um número sem rótulo, ou com dois, é um problema; blocos c
             "x.md:3: diz 3 testes, mas o parágrafo precisa nomear exatamente um rótulo "
             "(./hz test ETAPA/EXERCÍCIO ou -L '^ROTULO$') para o número ser conferido; nomeia 2"});
 }
+
+TEST_CASE("counts: a nota ETAPA: P/T confere T com o ctest e P com 0, T ou os stubs") {
+  const TestLabels labels = sample_labels();
+  const hz::course::StubPasses stubs = {{"01-a", 1}};
+  const std::string text =
+      "Com os stubs, algo como `01-a: 1/4 testes passando`; completo, `01-a: 4/4 testes`.\n\n"
+      "Antes, `01-a: 0/4 testes passando`.\n\n"
+      "Errado: `01-a: 2/4 testes passando` e `01-a: 4/5 testes passando`.\n";
+  CHECK(messages(check_counts(text, "GRADING.md", labels, stubs)) ==
+        std::vector<std::string>{
+            "GRADING.md:5: diz 01-a: 2/4 testes; os números possíveis são 0/4, 1/4 (só os "
+            "stubs: tests/01-a/passes-on-stubs.txt) e 4/4",
+            "GRADING.md:5: diz 01-a: 4/5 testes; 01-a tem 4 testes"});
+  // Sem a lista dos stubs, só 0 e T valem.
+  CHECK(
+      messages(check_counts("`01-a: 1/4 testes`\n", "x.md", labels)) ==
+      std::vector<std::string>{"x.md:1: diz 01-a: 1/4 testes; os números possíveis são 0/4 e 4/4"});
+}

@@ -9,6 +9,7 @@
 #include "string_makers.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -20,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/course/counts.hpp"
+#include "hz/course/progress.hpp"
 #include "yaml_lite.hpp"
 
 namespace fs = std::filesystem;
@@ -122,9 +125,10 @@ std::vector<std::string> docker_arg(const std::string& dockerfile, const std::st
 
 // --------------------------------------------------------------- workflows
 
-// O autograding.yml como o ./hz export o escreve (os mesmos valores padrão).
-std::string exported_autograding() {
-  std::string text = read("course/export/autograding.yml");
+// Um workflow de course/export/ como o ./hz export o escreve (os mesmos
+// valores padrão): autograding.yml ou classroom.yml.
+std::string exported_workflow(const std::string& file) {
+  std::string text = read("course/export/" + file);
   std::string stage_list;
   for (const std::string& s : stages())
     stage_list += (stage_list.empty() ? "" : ", ") + ("\"" + s + "\"");
@@ -141,6 +145,9 @@ std::string exported_autograding() {
   return text;
 }
 
+std::string exported_autograding() { return exported_workflow("autograding.yml"); }
+std::string exported_classroom() { return exported_workflow("classroom.yml"); }
+
 struct Workflow {
   std::string name;
   json doc;
@@ -150,7 +157,8 @@ std::vector<Workflow> workflows() {
   std::vector<Workflow> out;
   const std::vector<std::pair<std::string, std::string>> files = {
       {".github/workflows/ci.yml", read(".github/workflows/ci.yml")},
-      {"course/export/autograding.yml (exportado)", exported_autograding()}};
+      {"course/export/autograding.yml (exportado)", exported_autograding()},
+      {"course/export/classroom.yml (exportado)", exported_classroom()}};
   for (const auto& file : files) {
     const auto parsed = parse_yaml(file.second);
     INFO(file.first);
@@ -363,7 +371,9 @@ TEST_CASE("os workflows são YAML bem formados, com a forma que o GitHub espera"
     INFO(w.name);
     CHECK(w.doc.at("name").is_string());
     CHECK(w.doc.at("on").contains("push"));
-    CHECK(w.doc.at("on").contains("pull_request"));
+    // O do Classroom roda no push e quando o Classroom pede (repository_dispatch).
+    const bool classroom = w.name.find("classroom") != std::string::npos;
+    CHECK(w.doc.at("on").contains(classroom ? "repository_dispatch" : "pull_request"));
     REQUIRE(w.doc.at("jobs").is_object());
     for (const auto& job : w.doc.at("jobs").items()) {
       INFO("job " << job.key());
@@ -382,18 +392,32 @@ TEST_CASE("os workflows são YAML bem formados, com a forma que o GitHub espera"
   }
 }
 
-TEST_CASE("o modelo do autograding.yml só tem os marcadores que o ./hz export troca") {
-  const std::string raw = read("course/export/autograding.yml");
+std::set<std::string> markers_of(const std::string& raw) {
   std::set<std::string> markers;
   const std::regex marker("@[A-Z_]+@");
   for (auto it = std::sregex_iterator(raw.begin(), raw.end(), marker); it != std::sregex_iterator();
        ++it) {
     markers.insert(it->str());
   }
+  return markers;
+}
+
+TEST_CASE(
+    "os modelos do autograding.yml e do classroom.yml só têm os marcadores que o ./hz export "
+    "troca") {
+  const std::string raw = read("course/export/autograding.yml");
+  const std::set<std::string> markers = markers_of(raw);
   CHECK(markers == std::set<std::string>{"@STAGES@", "@TEMPLATE_REF@", "@TEMPLATE_REPO@"});
-  CHECK(hz_export_placeholders() == markers);
+  // O GRADING.md exportado diz qual dos dois workflows a cópia tem.
+  std::set<std::string> all = markers;
+  all.insert("@WORKFLOW@");
+  CHECK(markers_of(read("course/export/GRADING.md")) == std::set<std::string>{"@WORKFLOW@"});
+  CHECK(hz_export_placeholders() == all);
   // Sem as trocas, não é YAML: um export que esquecesse uma delas falharia alto.
   CHECK(parse_yaml(raw).error != "");
+  const std::string classroom = read("course/export/classroom.yml");
+  CHECK(markers_of(classroom) == std::set<std::string>{"@TEMPLATE_REF@", "@TEMPLATE_REPO@"});
+  CHECK(parse_yaml(classroom).error != "");
 }
 
 TEST_CASE("a correção roda no debian:12, uma etapa por job, e a CI na imagem do Dev Container") {
@@ -472,6 +496,203 @@ TEST_CASE("os workflows instalam com apt-get exatamente os APT_PACKAGES do ./hz 
       }
     }
   }
-  // O autograding instala; a CI usa a imagem do Dockerfile (conferida acima).
-  CHECK(installs == 1);
+  // As duas correções instalam; a CI usa a imagem do Dockerfile (conferida acima).
+  CHECK(installs == 2);
+}
+
+// ---------------------------------------------------- o workflow do Classroom
+
+namespace {
+
+struct Grader {
+  std::string id;
+  std::string stage;
+  int max_score = 0;
+};
+
+// Os passos autograding-command-grader do classroom.yml, na ordem, e o
+// reporter (o último passo); as falhas vão para o doctest.
+std::vector<Grader> classroom_graders(json* reporter) {
+  const json doc = parse_yaml(exported_classroom()).value;
+  REQUIRE(doc.at("jobs").size() == 1);
+  const json& job = doc.at("jobs").begin().value();
+  CHECK(job.at("container") == "debian:12");
+  CHECK(job.at("if") == "github.actor != 'github-classroom[bot]'");
+  CHECK(doc.at("permissions").at("checks") == "write");
+  CHECK(doc.at("permissions").at("actions") == "read");
+  CHECK(doc.at("permissions").at("contents") == "read");
+  std::vector<Grader> graders;
+  const json& steps = job.at("steps");
+  REQUIRE_FALSE(steps.empty());
+  for (const json& step : steps) {
+    if (!step.contains("uses")) continue;
+    const std::string uses = step.at("uses");
+    if (uses.rfind("classroom-resources/", 0) != 0) continue;
+    if (uses == "classroom-resources/autograding-grading-reporter@v1") {
+      *reporter = step;
+      continue;
+    }
+    INFO("passo " << step.value("name", "?"));
+    CHECK(uses == "classroom-resources/autograding-command-grader@v1");
+    CHECK_MESSAGE(reporter->is_null(), "um passo de correção depois do reporter não conta");
+    const json& with = step.at("with");
+    Grader g;
+    g.id = step.at("id");
+    g.stage = with.at("test-name");
+    CHECK(with.at("command") == ".grader/hz grade " + g.stage + " --student .");
+    CHECK(command_problems(split_words(with.at("command"))) == std::vector<std::string>{});
+    const std::string timeout = with.at("timeout");
+    REQUIRE(std::regex_match(timeout, std::regex("[1-9][0-9]?")));
+    CHECK(std::stoi(timeout) <= 60);  // o máximo do command-grader, em minutos
+    const std::string score = with.at("max-score");
+    REQUIRE(std::regex_match(score, std::regex("[1-9][0-9]*")));
+    g.max_score = std::stoi(score);
+    graders.push_back(g);
+  }
+  REQUIRE_FALSE(reporter->is_null());
+  CHECK(steps.back() == *reporter);
+  return graders;
+}
+
+// O ctest deste build, como --show-only=json-v1: os rótulos de cada teste.
+hz::course::TestLabels ctest_labels() {
+  const std::string command = std::string("\"") + HZ_CTEST_COMMAND + "\" --test-dir \"" +
+                              HZ_BINARY_DIR + "\" --show-only=json-v1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  REQUIRE(pclose(pipe) == 0);
+  hz::course::TestLabels labels = hz::course::parse_ctest_json(out);
+  REQUIRE(labels.error == "");
+  return labels;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "o workflow do Classroom: um command-grader por etapa e o reporter lendo o resultado de cada "
+    "um") {
+  json reporter;
+  const std::vector<Grader> graders = classroom_graders(&reporter);
+  std::vector<std::string> graded;
+  std::set<std::string> ids;
+  std::string runners;
+  json expected_env = json::object();
+  for (const Grader& g : graders) {
+    graded.push_back(g.stage);
+    CHECK(ids.insert(g.id).second);
+    CHECK(g.id == "etapa-" + g.stage);
+    runners += (runners.empty() ? "" : ",") + g.id;
+    std::string upper = g.id;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    expected_env[upper + "_RESULTS"] = "${{ steps." + g.id + ".outputs.result }}";
+  }
+  CHECK(graded == stages());
+  // O reporter acha o resultado de cada passo em <ID EM MAIÚSCULAS>_RESULTS.
+  CHECK(reporter.at("env") == expected_env);
+  CHECK(reporter.at("with").at("runners") == runners);
+  CHECK(reporter.at("if") == "always()");
+}
+
+TEST_CASE("o workflow do Classroom dá a cada etapa tantos pontos quantos testes ela tem no ctest") {
+  json reporter;
+  const std::vector<Grader> graders = classroom_graders(&reporter);
+  const hz::course::TestLabels labels = ctest_labels();
+  int total = 0;
+  int points = 0;
+  for (const Grader& g : graders) {
+    INFO("etapa " << g.stage);
+    const int tests = hz::course::tests_with_label(labels, g.stage);
+    REQUIRE(tests > 0);  // sem os testes da etapa no ctest, não há o que comparar
+    CHECK(g.max_score == tests);
+    total += tests;
+    points += g.max_score;
+  }
+  CHECK(points == total);
+}
+
+// ------------------------------------------ Docker sem o Dev Container (README)
+
+namespace {
+
+// Os comandos "docker ..." dos blocos cercados de um documento.
+std::vector<std::vector<std::string>> docker_commands(const std::string& doc) {
+  std::vector<std::vector<std::string>> found;
+  std::istringstream lines(doc);
+  std::string block;
+  bool fenced = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("```", 0) == 0) {
+      if (fenced) {
+        for (auto& c : commands_of(block)) {
+          if (!c.empty() && c.front() == "docker") found.push_back(c);
+        }
+        block.clear();
+      }
+      fenced = !fenced;
+    } else if (fenced) {
+      block += line + "\n";
+    }
+  }
+  return found;
+}
+
+// O valor de uma opção ("-t" -> "harness-zero"), ou "" sem ela.
+std::string option(const std::vector<std::string>& command, const std::string& name) {
+  const auto it = std::find(command.begin(), command.end(), name);
+  return it != command.end() && std::next(it) != command.end() ? *std::next(it) : "";
+}
+
+}  // namespace
+
+TEST_CASE("o README ensina docker build e docker run com o Dockerfile do Dev Container") {
+  const std::vector<std::vector<std::string>> commands = docker_commands(read("README.md"));
+  std::vector<std::string> build;
+  std::vector<std::string> run;
+  for (const auto& c : commands) {
+    if (c.size() > 1 && c[1] == "build") build = c;
+    if (c.size() > 1 && c[1] == "run") run = c;
+  }
+  REQUIRE_MESSAGE(!build.empty(), "o README não tem um docker build num bloco de código");
+  REQUIRE_MESSAGE(!run.empty(), "o README não tem um docker run num bloco de código");
+
+  // O contexto do build é a pasta do Dockerfile do Dev Container.
+  const json config = json::parse(read(".devcontainer/devcontainer.json"), nullptr, false);
+  REQUIRE_FALSE(config.is_discarded());
+  const std::string context = build.back();
+  CHECK(context == ".devcontainer");
+  CHECK(fs::is_regular_file(kRoot / context /
+                            config.at("build").at("dockerfile").get<std::string>()));
+  CHECK(config.at("build").at("context") == ".");
+  // Todo --build-arg é um ARG do Dockerfile.
+  const std::string dockerfile = read(".devcontainer/Dockerfile");
+  int build_args = 0;
+  for (std::size_t i = 0; i + 1 < build.size(); ++i) {
+    if (build[i] != "--build-arg") continue;
+    ++build_args;
+    const std::string name = build[i + 1].substr(0, build[i + 1].find('='));
+    CHECK_MESSAGE(std::regex_search(dockerfile, std::regex("\nARG " + name + "=")),
+                  "--build-arg " << name << " não é um ARG do Dockerfile");
+  }
+  CHECK(build_args == 2);
+
+  // O run usa a imagem do build, monta a pasta atual onde trabalha e roda o ./hz.
+  const std::string tag = option(build, "-t");
+  REQUIRE_FALSE(tag.empty());
+  const std::string volume = option(run, "-v");
+  const std::string workdir = option(run, "-w");
+  CHECK(volume == "$PWD:" + workdir);
+  const auto image = std::find(run.begin(), run.end(), tag);
+  REQUIRE_MESSAGE(image != run.end(), "o docker run não usa a imagem " << tag);
+  const std::vector<std::string> inside(std::next(image), run.end());
+  REQUIRE(inside.size() == 2);
+  CHECK(inside[0] == "./hz");
+  CHECK(hz_subcommands().count(inside[1]) == 1);
+  // O contêiner trabalha na casa do usuário do Dockerfile.
+  std::smatch user;
+  REQUIRE(std::regex_search(dockerfile, user, std::regex("\nARG USERNAME=([a-z_][a-z0-9_-]*)\n")));
+  CHECK(workdir.rfind("/home/" + user[1].str() + "/", 0) == 0);
 }

@@ -107,6 +107,37 @@ listing_block() {
     $0 == c { found = 1 }' "$1"
 }
 
+# Todo link relativo e todo script ou workflow citado nos .md da cópia existe
+# nela, e todo ./hz SUB citado é um subcomando que a cópia tem (./hz SUB --help
+# sai com 0). Os documentos do professor (GRADING.md, livro/para-professores.md)
+# falam também do curso completo, de onde ele exporta: lá, um caminho ou um SUB
+# pode existir só no curso completo. No curso completo, todo link vale também.
+check_exported_documents() { # check_exported_documents HZ_COURSE CÓPIA
+  local course="$1" out="$2" who where sub hz problems="" pairs=0
+  "$course" doc-refs --root "$out" --teacher GRADING.md,livro/para-professores.md \
+    --full-course "$root" >"$tmp/refs.out" 2>"$tmp/refs.err" ||
+    fail "a cópia dos alunos cita o que ela não tem:
+$(cat "$tmp/refs.err")"
+  [[ -s "$tmp/refs.out" ]] || fail "doc-refs não achou nenhum ./hz SUB nos documentos da cópia"
+  # Um ./hz por par (quem, SUB); os lugares de cada par que falha vão na mensagem.
+  while IFS=$'\t' read -r who sub; do
+    pairs=$((pairs + 1))
+    if [[ "$who" == aluno ]]; then hz="$out/hz"; else hz="$root/hz"; fi
+    if ! HZ_SKIP_DEPS=1 NO_COLOR=1 "$hz" "$sub" --help >/dev/null 2>"$tmp/sub.err"; then
+      where="$(awk -F'\t' -v w="$who" -v s="$sub" '$1 == w && $3 == s { print $2 }' "$tmp/refs.out" | tr '\n' ' ')"
+      problems+="  ./hz $sub ($who: $where): $(head -n1 "$tmp/sub.err")"$'\n'
+    fi
+  done < <(awk -F'\t' '{ print $1 "\t" $3 }' "$tmp/refs.out" | sort -u)
+  [[ -z "$problems" ]] || fail "documentos citam subcomandos do ./hz que não existem onde o leitor está:
+$problems"
+  if "$course" doc-refs --root "$root" >/dev/null 2>"$tmp/full-refs.err"; then :; fi
+  if grep ": link para " "$tmp/full-refs.err" >"$tmp/full-links"; then
+    fail "links quebrados no curso completo:
+$(cat "$tmp/full-links")"
+  fi
+  echo "ok: os documentos da cópia só citam links, scripts e ./hz SUB que existem ($pairs subcomandos)"
+}
+
 check_export() {
   local course="$1" out="$tmp/aluno"
   # Na cópia de um aluno (sem solutions/) não há o que exportar: o ./hz export
@@ -162,6 +193,8 @@ check_export() {
   "$course" stages --root "$out" --check --tree exercises >"$tmp/stages.out" 2>&1 ||
     fail "os diffs do livro exportado não são os de exercises/: $(cat "$tmp/stages.out")"
 
+  check_exported_documents "$course" "$out"
+
   # O que o aluno roda na cópia dele, que não tem solutions/.
   local first second
   first="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | sed -n 1p)"
@@ -202,6 +235,23 @@ check_export() {
     --template-ref 0123abc >/dev/null 2>&1 || fail "./hz export --template-repo falhou"
   expect_contains "$tmp/aluno2/.github/workflows/autograding.yml" "HZ_TEMPLATE_REPO: escola/curso"
   expect_contains "$tmp/aluno2/.github/workflows/autograding.yml" "HZ_TEMPLATE_REF: 0123abc"
+  [[ ! -e "$tmp/aluno2/.github/workflows/classroom.yml" ]] || fail "sem --classroom, a exportação não leva o classroom.yml"
+
+  # --classroom: o workflow do GitHub Classroom no lugar do autograding.yml (um
+  # só: os dois rodariam a cada push), e a mesma conferência dos documentos.
+  HZ_COURSE="$course" NO_COLOR=1 "$root/hz" export "$tmp/aluno3" --classroom --template-repo escola/curso \
+    >"$tmp/classroom.out" 2>&1 || fail "./hz export --classroom falhou: $(cat "$tmp/classroom.out")"
+  [[ ! -e "$tmp/aluno3/.github/workflows/autograding.yml" ]] || fail "com --classroom, não deveria haver autograding.yml"
+  local cw="$tmp/aluno3/.github/workflows/classroom.yml"
+  expect_contains "$cw" "HZ_TEMPLATE_REPO: escola/curso"
+  expect_contains "$cw" "uses: classroom-resources/autograding-grading-reporter@v1"
+  if grep -q "@[A-Z_]*@" "$cw"; then fail "sobrou um marcador no classroom.yml: $(grep "@[A-Z_]*@" "$cw")"; fi
+  expect_contains "$tmp/classroom.out" ".github/workflows/classroom.yml"
+  # O ./hz update da cópia acha o modelo também no classroom.yml.
+  (cd "$tmp/aluno3" && HZ_SKIP_DEPS=1 bash -c 'source ./hz && template_url') >"$tmp/url.out" ||
+    fail "template_url falhou na cópia do Classroom"
+  expect_contains "$tmp/url.out" "https://github.com/escola/curso.git"
+  check_exported_documents "$course" "$tmp/aluno3"
 
   # Na exportação, o ./hz sabe que não há soluções (sem compilar nada).
   if NO_COLOR=1 "$out/hz" solutions >"$tmp/sol.out" 2>&1; then fail "./hz solutions deveria falhar sem solutions/"; fi

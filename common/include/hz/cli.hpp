@@ -22,9 +22,12 @@ class FlagParser {
   void add_double(std::string name, double* target, std::string help, std::string metavar = "X");
   void add_bool(std::string name, bool* target, std::string help);
 
-  // Verdadeiro se --help foi pedido (o main imprime usage() e sai com 0).
-  // Cada flag vista fica em seen().
+  // Verdadeiro se --help ou --version foi pedido (o main imprime answer() e
+  // sai com 0). Cada flag vista fica em seen().
   Result<bool> parse(int argc, const char* const* argv);
+  // O que --help ou --version pediu: usage(), ou a linha da versão
+  // ("hz-01-loop (harness-zero X.Y.Z)").
+  std::string answer() const;
   bool seen(const std::string& name) const;
 
   // Um texto que usage() mostra depois das flags (por exemplo, os códigos de
@@ -46,6 +49,7 @@ class FlagParser {
   std::string epilog_;
   std::vector<Flag> flags_;
   std::vector<std::string> seen_;
+  bool version_ = false;
 };
 
 }  // namespace hz

@@ -7,6 +7,7 @@
 // de quê é um problema também: o texto não pode afirmar o que ninguém confere.
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +21,16 @@ struct CountProblem {
   std::string message;  // "diz 3 testes; 04-journal/durable-write tem 4"
 };
 
-// Confere um documento (o texto dele, mostrado como shown).
+// Quantos testes de cada etapa passam com os stubs: as linhas de
+// tests/ETAPA/passes-on-stubs.txt (a CI reprova a lista se uma delas não passa).
+using StubPasses = std::map<std::string, int, std::less<>>;
+
+// Confere um documento (o texto dele, mostrado como shown). Uma nota
+// "ETAPA: P/T testes" (a que ./hz grade imprime) também é conferida: T é o
+// número de testes da etapa, e P é 0, T ou quantos passam com os stubs.
 std::vector<CountProblem> check_counts(std::string_view text, std::string_view shown,
-                                       const TestLabels& labels);
+                                       const TestLabels& labels,
+                                       const StubPasses& stub_passes = {});
 
 // Quantos testes têm o rótulo (e o da etapa dele: ETAPA/EXERCÍCIO conta só os
 // testes rotulados também ETAPA).
