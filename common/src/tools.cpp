@@ -269,10 +269,8 @@ ToolOutput read_file(const Workspace& workspace, const json& args) {
 
 // ---- write_file / append_file ----------------------------------------------
 
-ToolOutput written(const std::string& path, std::size_t bytes, bool append) {
-  const std::string count = std::to_string(bytes) + " bytes";
-  return ToolOutput::success(append ? "texto acrescentado a " + path + " (" + count + ")"
-                                    : "arquivo escrito: " + path + " (" + count + ")");
+ToolOutput written(const std::string& path, std::size_t bytes) {
+  return ToolOutput::success("arquivo escrito: " + path + " (" + std::to_string(bytes) + " bytes)");
 }
 
 // Acrescentar é escrever no fim do próprio arquivo (não há original a
@@ -302,7 +300,8 @@ ToolOutput append_to(const Target& target, const std::string& path, const std::s
     return write_failure(path, error, "nada foi acrescentado");
   }
   fsync(target.placed.dir.get());  // um arquivo novo: o nome dele também vai para o disco
-  return written(path, content.size(), /*append=*/true);
+  return ToolOutput::success(appended_text(
+      path, content.size(), static_cast<std::uint64_t>(info.st_size) + content.size()));
 }
 
 ToolOutput write_file(const Workspace& workspace, const json& args, bool append) {
@@ -336,7 +335,7 @@ ToolOutput write_file(const Workspace& workspace, const json& args, bool append)
         *path, error,
         previous != nullptr ? "o conteúdo anterior foi mantido" : "o arquivo não foi criado");
   }
-  return written(*path, content->size(), /*append=*/false);
+  return written(*path, content->size());
 }
 
 // ---- edit_file -------------------------------------------------------------
@@ -721,6 +720,11 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell) {
        [workspace, shell](const json& args) { return run_shell(workspace, shell, args); },
        Idempotency::no});
   return tools;
+}
+
+std::string appended_text(std::string_view path, std::uint64_t bytes, std::uint64_t size_after) {
+  return "texto acrescentado a " + std::string(path) + " (" + bytes_text(bytes) + "; agora com " +
+         bytes_text(size_after) + ")";
 }
 
 Tool append_file_tool(const Workspace& workspace) {

@@ -318,8 +318,7 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
                "); o texto não entrou");
   }
   if (now == after && file.offset == key.size_before && file.bytes == content) {
-    return done(ToolOutput::success("texto acrescentado a " + where + " (" +
-                                    bytes_text(content.size()) + ")"),
+    return done(ToolOutput::success(appended_text(where, content.size(), after)),
                 "append_file: " + where + " tem o tamanho de antes mais o texto (" +
                     std::to_string(key.size_before) + " + " + bytes_text(key.content_bytes) +
                     ") e termina com ele; o texto já entrou");

@@ -15,6 +15,9 @@
 #include "context.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/testing/scripted_model.hpp"
+#include "hz/testing/temp_dir.hpp"
+#include "hz/tools.hpp"
+#include "hz/workspace.hpp"
 #include "repetition.hpp"
 
 using hz::Message;
@@ -268,6 +271,28 @@ TEST_CASE("o turno segue até o fim quando a mesma chamada muda de resultado a c
   CHECK(result.model_calls == 9);
   const std::vector<json> events = rig.detector_events();
   CHECK(events.size() == 7);
+  for (const json& event : events) CHECK(event["repetition"] == "progress");
+}
+
+TEST_CASE("o mesmo append_file a cada passo não trava: o resultado diz que o arquivo cresceu") {
+  const hz::testing::TempDir dir;
+  const hz::Workspace workspace(dir.path());
+  LoopRig rig(R"({"name": "diário", "steps": [
+    {"tool_calls": [{"name": "append_file",
+                     "arguments": {"path": "log.txt", "content": "mais uma linha\n"}}],
+     "repeat": 5},
+    {"content": "Anotei."}
+  ]})");
+  rig.box = hz::ToolBox({hz::append_file_tool(workspace)});
+  const hz::TurnResult result = rig.turn("anote cinco vezes");
+  CHECK(result.outcome == Outcome::success);
+  CHECK(result.model_calls == 6);
+  std::string expected;
+  for (int i = 0; i < 5; ++i) expected += "mais uma linha\n";
+  CHECK(dir.read("log.txt") == expected);
+  // Cada acréscimo relata o tamanho novo: a mesma chamada com outro resultado é progresso.
+  const std::vector<json> events = rig.detector_events();
+  CHECK(events.size() == 4);
   for (const json& event : events) CHECK(event["repetition"] == "progress");
 }
 

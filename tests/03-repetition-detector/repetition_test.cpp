@@ -120,6 +120,17 @@ TEST_CASE("call_key: argumentos que não são JSON entram como texto cru") {
         key("run_shell", R"({"command": "make test")"));
 }
 
+TEST_CASE("limite conhecido: outro nome do mesmo caminho, ou um argumento a mais, muda a chave") {
+  // A chave é do texto dos argumentos, não do que eles querem dizer: o
+  // detector não sabe que ./a.txt e sub/../a.txt são a.txt, nem que um
+  // "nonce" que a ferramenta ignora não muda a chamada. Um modelo que varia
+  // assim escapa da contagem; o limite de chamadas (max_turns) ainda o para.
+  const std::string plain = key("read_file", R"({"path":"a.txt"})");
+  CHECK(key("read_file", R"({"path":"./a.txt"})") != plain);
+  CHECK(key("read_file", R"({"path":"sub/../a.txt"})") != plain);
+  CHECK(key("read_file", R"({"path":"a.txt","nonce":1})") != plain);
+}
+
 TEST_CASE("call_key: argumentos fundos demais entram como texto cru, sem estourar a pilha") {
   const std::string deep_ok = std::string(100, '[') + std::string(100, ']');
   const std::string spaced_ok = std::string(100, '[') + " " + std::string(100, ']');

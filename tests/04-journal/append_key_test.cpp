@@ -55,7 +55,7 @@ TEST_CASE(
                "append_file: n.txt tem o tamanho de antes mais o texto (8 + 11 bytes) e termina "
                "com ele; o texto já entrou");
   CHECK(replay.result.ok);
-  CHECK(replay.result.text == "texto acrescentado a n.txt (11 bytes)");
+  CHECK(replay.result.text == "texto acrescentado a n.txt (11 bytes; agora com 19 bytes)");
 }
 
 TEST_CASE("outro tamanho ou outro fim: desconhecido, e o modelo ouve isso") {

@@ -326,7 +326,7 @@ TEST_CASE("crc errado num JSON válido no meio: a retomada para e não toca no j
   CHECK(contains(resumed.err,
                  "hz-04-journal: journal " + w.journal.string() +
                      ": registro danificado na linha 5 (seq esperado 5): crc não confere: gravado "
-                     "1a162abf, calculado 17a72d78; há registros depois dele, então "
+                     "e9bcf5fb, calculado 121fb40d; há registros depois dele, então "
                      "não é o fim de uma escrita interrompida. O arquivo não foi "
                      "alterado\n"));
   CHECK(w.bytes() == damaged);

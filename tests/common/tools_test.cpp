@@ -286,10 +286,15 @@ TEST_CASE("append_file acrescenta a cada chamada") {
   Fixture f;
   const hz::Tool append = hz::append_file_tool(f.workspace);
   check_output(append.run({{"path", "log/notas.txt"}, {"content", "um\n"}}), true,
-               "texto acrescentado a log/notas.txt (3 bytes)");
+               "texto acrescentado a log/notas.txt (3 bytes; agora com 3 bytes)");
   check_output(append.run({{"path", "log/notas.txt"}, {"content", "dois\n"}}), true,
-               "texto acrescentado a log/notas.txt (5 bytes)");
+               "texto acrescentado a log/notas.txt (5 bytes; agora com 8 bytes)");
   CHECK(f.dir.read("log/notas.txt") == "um\ndois\n");
+  // O mesmo acréscimo de novo não dá o mesmo resultado: o arquivo cresceu.
+  check_output(append.run({{"path", "log/notas.txt"}, {"content", "dois\n"}}), true,
+               "texto acrescentado a log/notas.txt (5 bytes; agora com 13 bytes)");
+  check_output(append.run({{"path", "log/um.txt"}, {"content", "x"}}), true,
+               "texto acrescentado a log/um.txt (1 byte; agora com 1 byte)");
   check_output(append.run({{"path", "../x"}, {"content", "a"}}), false,
                "caminho fora do workspace: ../x");
 }

@@ -23,8 +23,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +88,14 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell = {
 
 // append_file{path, content}: a ferramenta não idempotente da etapa 04.
 Tool append_file_tool(const Workspace& workspace);
+
+// O resultado de um append_file que deu certo: "texto acrescentado a P (N
+// bytes; agora com M bytes)", com o tamanho do arquivo depois. O tamanho é o
+// estado do workspace que a ferramenta relata: o mesmo acréscimo três vezes
+// dá três resultados diferentes, e o detector de repetição da etapa 03 os
+// conta como progresso (o arquivo cresceu), não como travamento. A retomada
+// da etapa 04 usa o mesmo texto para o resultado de um acréscimo já feito.
+std::string appended_text(std::string_view path, std::uint64_t bytes, std::uint64_t size_after);
 
 // Mata (SIGKILL no grupo) os comandos que o run_shell roda neste momento.
 // Segura dentro de um tratador de sinal: só lê atomics e chama kill. Para o
