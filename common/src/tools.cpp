@@ -340,16 +340,6 @@ ToolOutput write_file(const Workspace& workspace, const json& args, bool append)
 
 // ---- edit_file -------------------------------------------------------------
 
-std::size_t count_occurrences(const std::string& text, const std::string& needle) {
-  // Conta sobreposições também: "aa" em "aaa" aparece 2 vezes, e substituir
-  // "a primeira" seria um chute.
-  std::size_t count = 0;
-  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 ToolOutput edit_file(const Workspace& workspace, const json& args) {
   const std::string* path = string_arg(args, "path");
   if (path == nullptr) return missing_arg("path");
@@ -365,16 +355,14 @@ ToolOutput edit_file(const Workspace& workspace, const json& args) {
   if (!S_ISREG(target->info.st_mode)) return not_regular(*path, target->info.st_mode);
   auto read = read_content(*target, *path);
   if (!read) return read.error();
-  std::string& content = *read;
-  const std::size_t count = count_occurrences(content, *old_text);
-  if (count == 0) return ToolOutput::failure("texto não encontrado em " + *path);
-  if (count > 1) {
-    return ToolOutput::failure("texto aparece " + std::to_string(count) + " vezes em " + *path +
-                               "; inclua mais contexto para que apareça uma vez só");
+  const TextEdit edit = edit_text(std::move(*read), *old_text, *new_text);
+  if (edit.occurrences == 0) return ToolOutput::failure("texto não encontrado em " + *path);
+  if (edit.occurrences > 1) {
+    return ToolOutput::failure("texto aparece " + std::to_string(edit.occurrences) + " vezes em " +
+                               *path + "; inclua mais contexto para que apareça uma vez só");
   }
-  content.replace(content.find(*old_text), old_text->size(), *new_text);
   if (const int error =
-          replace_content(target->placed.dir.get(), target->placed.name, content, &target->info);
+          replace_content(target->placed.dir.get(), target->placed.name, edit.text, &target->info);
       error != 0) {
     return write_failure(*path, error, "o conteúdo anterior foi mantido");
   }
@@ -720,6 +708,19 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell) {
        [workspace, shell](const json& args) { return run_shell(workspace, shell, args); },
        Idempotency::no});
   return tools;
+}
+
+TextEdit edit_text(std::string text, std::string_view old_text, std::string_view new_text) {
+  TextEdit edit;
+  if (!old_text.empty()) {
+    for (auto pos = text.find(old_text); pos != std::string::npos;
+         pos = text.find(old_text, pos + 1)) {
+      ++edit.occurrences;
+    }
+  }
+  if (edit.occurrences == 1) text.replace(text.find(old_text), old_text.size(), new_text);
+  edit.text = std::move(text);
+  return edit;
 }
 
 std::string appended_text(std::string_view path, std::uint64_t bytes, std::uint64_t size_after) {

@@ -68,16 +68,6 @@ Replay unknown(std::string reason) {
           std::move(reason)};
 }
 
-std::size_t count_occurrences(std::string_view text, std::string_view needle) {
-  // Com sobreposição, como edit_file conta.
-  std::size_t count = 0;
-  for (auto pos = text.find(needle); pos != std::string_view::npos;
-       pos = text.find(needle, pos + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 // Os argumentos de texto de uma chamada, ou vazio se não são um objeto com eles.
 std::optional<std::vector<std::string>> string_args(const ToolCall& call,
                                                     std::initializer_list<const char*> names) {
@@ -373,10 +363,8 @@ std::optional<EditKey> edit_key_for(const ToolCall& call, const Workspace& works
   const std::string& new_text = (*args)[2];
   const FileSnapshot file = snapshot_file(workspace, path, 0, kMaxEditBytes + 1);
   if (!file.error.empty() || !file.exists || file.size > kMaxEditBytes) return std::nullopt;
-  std::string after = file.bytes;
-  if (!old_text.empty() && count_occurrences(after, old_text) == 1) {
-    after.replace(after.find(old_text), old_text.size(), new_text);
-  }
+  // A regra do próprio edit_file: sem uma ocorrência só, depois é igual a antes.
+  const std::string after = edit_text(file.bytes, old_text, new_text).text;
   return EditKey{file.size, crc32c(file.bytes), after.size(), crc32c(after)};
 }
 

@@ -145,6 +145,21 @@ TEST_CASE("write_file falha em pasta e fora do workspace") {
                "argumento \"content\" ausente ou não é texto");
 }
 
+TEST_CASE("edit_text: troca só o trecho que aparece uma vez, contando sobreposições") {
+  hz::TextEdit once = hz::edit_text("a = 1;\nb = 2;\n", "b = 2", "b = 3");
+  CHECK(once.occurrences == 1);
+  CHECK(once.text == "a = 1;\nb = 3;\n");
+  hz::TextEdit overlapping = hz::edit_text("aaa", "aa", "b");  // "aa" em 0 e em 1
+  CHECK(overlapping.occurrences == 2);
+  CHECK(overlapping.text == "aaa");
+  hz::TextEdit missing = hz::edit_text("abc", "x", "y");
+  CHECK(missing.occurrences == 0);
+  CHECK(missing.text == "abc");
+  hz::TextEdit empty = hz::edit_text("abc", "", "y");
+  CHECK(empty.occurrences == 0);
+  CHECK(empty.text == "abc");
+}
+
 TEST_CASE("edit_file troca o trecho que aparece uma vez") {
   Fixture f;
   f.dir.write("config.ini", "host=x\nporta=80\n");

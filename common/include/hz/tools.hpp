@@ -89,6 +89,18 @@ std::vector<Tool> basic_tools(const Workspace& workspace, ShellOptions shell = {
 // append_file{path, content}: a ferramenta não idempotente da etapa 04.
 Tool append_file_tool(const Workspace& workspace);
 
+// A troca que o edit_file faz, sem o disco: se old_text (não vazio) aparece
+// exatamente uma vez em text, contando sobreposições ("aa" aparece 2 vezes
+// em "aaa": trocar "a primeira" seria um chute), essa vez vira new_text.
+// occurrences diz quantas vezes apareceu; com qualquer número diferente de 1
+// (ou old_text vazio, 0), text volta como estava. A retomada da etapa 04
+// calcula com ela o arquivo que a troca deixaria, pela mesma regra.
+struct TextEdit {
+  std::size_t occurrences = 0;
+  std::string text;
+};
+TextEdit edit_text(std::string text, std::string_view old_text, std::string_view new_text);
+
 // O resultado de um append_file que deu certo: "texto acrescentado a P (N
 // bytes; agora com M bytes)", com o tamanho do arquivo depois. O tamanho é o
 // estado do workspace que a ferramenta relata: o mesmo acréscimo três vezes
