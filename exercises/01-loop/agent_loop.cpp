@@ -6,6 +6,9 @@
 #include "hz/text.hpp"
 #include "think.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 ProviderFailure::ProviderFailure(ModelError error)

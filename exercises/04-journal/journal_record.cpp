@@ -7,6 +7,9 @@
 #include "hz/json_depth.hpp"
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 using nlohmann::json;

@@ -5,6 +5,9 @@
 
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,

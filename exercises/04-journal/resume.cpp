@@ -17,6 +17,9 @@
 #include "hz/text.hpp"
 #include "policy.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 using nlohmann::json;
