@@ -23,7 +23,7 @@ void Budget::charge(Micros amount) {
 
 // listing: remaining
 std::optional<Micros> Budget::remaining() const {
-  // TODO EXERCICIO 02-brakes/budget: o que sobra aqui, limitado pelo que sobra em cada ancestral
+  // TODO EXERCICIO 02-brakes/budget: quanto ainda pode ser gasto sem furar nenhum teto
   throw hz::NotImplemented("02-brakes/budget",
                            "livro/02-brakes.md, \"Exercício 2 — O orçamento e as fatias\"");
   // FIM-EXERCICIO

@@ -360,7 +360,7 @@ std::string encode_line(const json& rec) {
 
 // listing: decode-line-body
 Result<Record, LineError> decode_line(std::string_view line, std::int64_t expected_seq) {
-  // TODO EXERCICIO 04-journal/read-record: JSON, forma, crc, seq, tipo e campos, nessa ordem
+  // TODO EXERCICIO 04-journal/read-record: o registro, ou o primeiro motivo para não confiar nele
   throw hz::NotImplemented("04-journal/read-record",
                            "livro/04-journal.md, \"Exercício 2 — Ler e conferir um registro\"");
   // FIM-EXERCICIO
