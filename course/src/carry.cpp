@@ -75,10 +75,58 @@ bool rewrite_regions(const fs::path& path, const std::string& shown, Replace rep
 
 }  // namespace
 
+namespace {
+
+// O código das áreas // SEU-CODIGO de exercises/<plan.stage>, por arquivo
+// (relativo à etapa); só as que têm código.
+std::map<std::string, FoundRegion> own_code_of(const fs::path& root, const StagePlan& plan) {
+  std::map<std::string, FoundRegion> found;
+  for (const PlannedFile& f : plan.files) {
+    if (!is_marked_source(f.rel)) continue;
+    const fs::path path = root / "exercises" / plan.stage / f.rel;
+    const std::optional<std::string> text = read_file(path);
+    if (!text) continue;
+    const RegionScan scan = scan_regions(*text, display_path(root, path), Side::exercise);
+    if (!scan.error.empty() || !has_code(own_body(scan))) continue;
+    found[f.rel] = {own_body(scan), display_path(root, path), true};
+  }
+  return found;
+}
+
+// Leva o código da área do aluno de `from` para a área vazia do arquivo de
+// mesmo nome na etapa seguinte.
+void carry_own_code(const fs::path& root, const StagePlan& to_plan,
+                    const std::map<std::string, FoundRegion>& from, CarryReport& report) {
+  for (const auto& [rel, source] : from) {
+    const fs::path path = root / "exercises" / to_plan.stage / rel;
+    const std::string shown = display_path(root, path);
+    const std::optional<std::string> text = read_file(path);
+    const RegionScan scan = text ? scan_regions(*text, shown, Side::exercise) : RegionScan{};
+    if (!text || !scan.error.empty() || !scan.own) {
+      report.own_left.push_back({kOwnCode, source.file});
+      continue;
+    }
+    const std::string current = own_body(scan);
+    if (current == source.text) continue;
+    if (has_code(current)) {
+      report.already_written.push_back({kOwnCode, shown});
+      continue;
+    }
+    if (!write_file(path, with_own_body(scan, source.text))) {
+      report.errors.push_back(shown + ": não consegui escrever o arquivo");
+      continue;
+    }
+    report.carried.push_back({kOwnCode, shown});
+  }
+}
+
+}  // namespace
+
 CarryReport carry_answers(const fs::path& root, const StagePlan& from_plan,
                           const StagePlan& to_plan) {
   CarryReport report;
   const std::map<std::string, FoundRegion> from = regions_of(root, from_plan, report.errors);
+  const std::map<std::string, FoundRegion> own = own_code_of(root, from_plan);
   for (const PlannedFile& f : to_plan.files) {
     if (!is_marked_source(f.rel)) continue;
     const fs::path path = root / "exercises" / to_plan.stage / f.rel;
@@ -102,6 +150,7 @@ CarryReport carry_answers(const fs::path& root, const StagePlan& from_plan,
         },
         report.errors);
   }
+  carry_own_code(root, to_plan, own, report);
   return report;
 }
 

@@ -1,8 +1,10 @@
 #include "hz/course/cli.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <system_error>
 
@@ -161,6 +163,26 @@ Course load_course(const fs::path& root) {
   return c;
 }
 
+// O arquivo como está no último commit (HEAD) do repositório em `root`, se
+// há git e o arquivo está lá.
+std::optional<std::string> committed(const fs::path& root, const std::string& rel) {
+  const auto quote = [](const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string line = "git -C " + quote(root.string()) + " show " + quote("HEAD:./" + rel) +
+                           " 2>/dev/null </dev/null";
+  FILE* pipe = popen(line.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string text;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text.append(buffer, n);
+  if (pclose(pipe) != 0) return std::nullopt;
+  return text;
+}
+
 int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const Options o =
       parse_options(args, {"--root", "--stage", "--proof-out"}, {"--check", "--force"});
@@ -226,7 +248,19 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   std::vector<std::vector<Drift>> drifts;
   bool any = !orphans.empty();
   for (const StagePlan& plan : plans) {
-    drifts.push_back(compare_stage(root, plan));
+    // O que o gerador escreveu da solução do último commit: um exercício
+    // igual a isso, fora das regiões, é só a geração anterior.
+    const StubContext ctx{plan.stage, course.stages.up_to(plan.stage), &course.catalog,
+                          StubMode::stubs};
+    const auto previous = [&](const std::string& rel) -> std::optional<std::string> {
+      const std::string path = "solutions/" + plan.stage + "/" + rel;
+      const std::optional<std::string> text = committed(root, path);
+      if (!text) return std::nullopt;
+      StubbedFile stubbed = stub_out(*text, path, ctx);
+      if (!stubbed.error.empty()) return std::nullopt;
+      return std::move(stubbed.text);
+    };
+    drifts.push_back(compare_stage(root, plan, previous));
     any = any || !drifts.back().empty();
   }
 
@@ -269,18 +303,19 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   }
 
   // O trabalho de alguém nunca é apagado sem --force.
-  std::vector<std::string> protected_paths;
+  std::vector<const Drift*> protected_files;
   for (const std::vector<Drift>& drift : drifts) {
     for (const Drift& d : drift) {
-      if (d.student_work && !force) protected_paths.push_back(d.path);
+      if (d.student_work && !force) protected_files.push_back(&d);
     }
   }
-  if (!protected_paths.empty()) {
+  if (!protected_files.empty()) {
     err << "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o "
            "trabalho de alguém?) e seriam sobrescritos ou apagados:\n";
-    for (const std::string& p : protected_paths) err << "  " << p << "\n";
-    err << "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
-           "--force.\n";
+    for (const Drift* d : protected_files) err << "  " << d->path << ": " << d->why << "\n";
+    err << "Nada foi escrito. O código do aluno mora nas regiões de exercício e entre "
+           "// SEU-CODIGO e // FIM-SEU-CODIGO; o resto do arquivo vem de solutions/. Guarde esse "
+           "trabalho (git stash, git commit) e rode de novo com --force.\n";
     return 1;
   }
   if (!orphans.empty() && !force) {
@@ -835,6 +870,11 @@ int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostr
   print_moves(out, "Já tinham o seu código (ficaram como estão):", report.already_written);
   print_moves(out, ("Ainda são stub em exercises/" + from + " (nada a levar):").c_str(),
               report.not_answered);
+  print_moves(out,
+              ("Código seu sem arquivo de mesmo nome com área // SEU-CODIGO em exercises/" + to +
+               " (leve à mão):")
+                  .c_str(),
+              report.own_left);
   out << report.carried.size()
       << (report.carried.size() == 1 ? " região levada" : " regiões levadas") << " para exercises/"
       << to << ".\n";

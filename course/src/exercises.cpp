@@ -15,6 +15,9 @@ namespace {
 
 constexpr std::size_t kColumns = 100;  // o ColumnLimit do .clang-format
 constexpr std::string_view kInclude = "#include \"hz/not_implemented.hpp\"";
+constexpr std::string_view kOwnOpen =
+    "// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)";
+constexpr std::string_view kOwnClose = "// FIM-SEU-CODIGO";
 
 // Colunas que o clang-format conta: um caractere UTF-8 é uma coluna.
 std::size_t columns(std::string_view s) {
@@ -153,13 +156,38 @@ std::vector<std::string> with_include(std::vector<std::string> lines) {
   return lines;
 }
 
+// Acrescenta a área do aluno, vazia, depois do último #include (que, num
+// arquivo com regiões, existe: with_include acabou de garantir).
+std::vector<std::string> with_own_area(std::vector<std::string> lines) {
+  int last_include = -1;
+  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+    if (body(lines[i]).rfind("#include ", 0) == 0) last_include = i;
+  }
+  const std::string nl =
+      lines.empty() || eol(lines.front()).empty() ? "\n" : std::string(eol(lines.front()));
+  const auto at = lines.begin() + last_include + 1;
+  const bool blank_after = at != lines.end() && trim(*at).empty();
+  std::vector<std::string> area = {nl, std::string(kOwnOpen) + nl, std::string(kOwnClose) + nl};
+  if (!blank_after) area.push_back(nl);
+  lines.insert(at, area.begin(), area.end());
+  return lines;
+}
+
 }  // namespace
+
+std::string_view own_area_open() { return kOwnOpen; }
 
 StubbedFile stub_out(std::string_view text, std::string_view shown_path, const StubContext& ctx) {
   StubbedFile result;
   const RegionScan scan = scan_regions(text, shown_path, Side::solution);
   if (!scan.error.empty()) {
     result.error = scan.error;
+    return result;
+  }
+  if (scan.own) {
+    result.error = std::string(shown_path) + ":" + std::to_string(scan.own->open + 1) +
+                   ": a área // SEU-CODIGO é de exercises/ (o gerador a escreve, vazia, em todo "
+                   "arquivo com regiões); apague-a da solução";
     return result;
   }
   if (scan.regions.empty()) {
@@ -221,7 +249,9 @@ StubbedFile stub_out(std::string_view text, std::string_view shown_path, const S
   }
   // Uma região ocupa uma entrada de `out`; o #include é procurado linha a linha
   // antes das regiões, então juntar depois não muda nada.
-  for (const std::string& piece : with_include(std::move(out))) result.text += piece;
+  for (const std::string& piece : with_own_area(with_include(std::move(out)))) {
+    result.text += piece;
+  }
   return result;
 }
 
@@ -409,25 +439,52 @@ StagePlan plan_from_exercises(const fs::path& root, const std::string& stage,
 
 namespace {
 
-// O arquivo do exercício tem código do aluno? Sim se alguma região não é o
-// stub gerado, se falta alguma, ou se nem dá para ler as regiões.
-bool has_student_work(const std::string& current, const PlannedFile* planned,
-                      std::string_view shown) {
+// Por que o arquivo do exercício tem código de alguém (vazio: não tem).
+// Conta como trabalho: uma região que não é o stub gerado (nem o da geração
+// anterior, `previous`), uma região que sumiu, marcadores que não dá para
+// ler, código na área // SEU-CODIGO e uma linha fora das regiões e da área
+// que não é o que o gerador escreve agora nem o que escreveu antes.
+std::string student_work(const std::string& current, const PlannedFile& planned,
+                         const std::optional<std::string>& previous, std::string_view shown) {
   const RegionScan scan = scan_regions(current, shown, Side::exercise);
-  if (!scan.error.empty()) return true;
-  if (planned == nullptr) return !scan.regions.empty();
+  if (!scan.error.empty()) return "os marcadores não se leem (" + scan.error + ")";
+  RegionScan before;
+  if (previous) before = scan_regions(*previous, shown, Side::exercise);
+  const auto previous_stub = [&before](const std::string& id) -> std::optional<std::string> {
+    for (const Region& r : before.regions) {
+      if (r.id == id) return region_text(before, r);
+    }
+    return std::nullopt;
+  };
   // Uma região que sumiu foi apagada por alguém, talvez com a resposta no lugar.
-  if (scan.regions.size() != planned->stubs.size()) return true;
-  for (const Region& r : scan.regions) {
-    const auto it = planned->stubs.find(r.id);
-    if (it == planned->stubs.end() || it->second != region_text(scan, r)) return true;
+  if (scan.regions.size() != planned.stubs.size()) {
+    return "falta uma região de exercício (alguém a apagou?)";
   }
-  return false;
+  for (const Region& r : scan.regions) {
+    const auto it = planned.stubs.find(r.id);
+    const std::string text = region_text(scan, r);
+    if (it != planned.stubs.end() && it->second == text) continue;
+    if (previous_stub(r.id) == text) continue;
+    return "a região " + r.id + " não é o stub gerado";
+  }
+  if (has_code(own_body(scan))) return "há código entre // SEU-CODIGO e // FIM-SEU-CODIGO";
+  const RegionScan now = scan_regions(planned.content, shown, Side::exercise);
+  std::size_t line = first_outside_difference(scan, now);
+  if (line != 0 && previous && before.error.empty() &&
+      first_outside_difference(scan, before) == 0) {
+    line = 0;
+  }
+  if (line == 0) return "";
+  std::string text(trim(body(scan.lines[line - 1])));
+  if (columns(text) > 50) text = text.substr(0, 47) + "...";
+  return "a linha " + std::to_string(line) +
+         ", fora das regiões e da área // SEU-CODIGO, não veio de solutions/ (\"" + text + "\")";
 }
 
 }  // namespace
 
-std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan) {
+std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan,
+                                 const PreviousGeneration& previous) {
   std::vector<Drift> drift;
   const fs::path target = root / "exercises" / plan.stage;
   std::set<std::string> planned = {"hints.md"};
@@ -438,15 +495,18 @@ std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan) {
     std::error_code ec;
     const fs::file_status st = fs::symlink_status(path, ec);
     if (ec || !fs::is_regular_file(st)) {
-      drift.push_back({Drift::Kind::missing, shown});
+      drift.push_back({Drift::Kind::missing, shown, false, ""});
       continue;
     }
     const std::optional<std::string> current = read_file(path);
     if (!current || *current != f.content) {
-      const bool work = current && is_marked_source(path) && has_student_work(*current, &f, shown);
-      drift.push_back({Drift::Kind::differs, shown, work});
+      std::string why;
+      if (current && is_marked_source(path)) {
+        why = student_work(*current, f, previous ? previous(f.rel) : std::nullopt, shown);
+      }
+      drift.push_back({Drift::Kind::differs, shown, !why.empty(), why});
     } else if (!same_exec_bits(st.permissions(), f.perms)) {
-      drift.push_back({Drift::Kind::mode, shown});
+      drift.push_back({Drift::Kind::mode, shown, false, ""});
     }
   }
   std::error_code ec;
@@ -460,7 +520,9 @@ std::vector<Drift> compare_stage(const fs::path& root, const StagePlan& plan) {
     }
     std::sort(extra.begin(), extra.end());
     // Um arquivo a mais pode ser do aluno: só sai com --force.
-    for (std::string& e : extra) drift.push_back({Drift::Kind::extra, std::move(e), true});
+    for (std::string& e : extra) {
+      drift.push_back({Drift::Kind::extra, std::move(e), true, "o arquivo não vem de solutions/"});
+    }
   }
   return drift;
 }

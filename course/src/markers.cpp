@@ -1,5 +1,6 @@
 #include "hz/course/markers.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "hz/course/lines.hpp"
@@ -26,10 +27,11 @@ bool is_name(std::string_view s) {
 
 // Palavras que só aparecem em marcadores. Qualquer comentário que comece por
 // uma delas e não tenha a grafia exata é um marcador mal escrito.
-constexpr std::array<std::string_view, 12> kSuspicious = {
-    "EXERCICIO",     "EXERCÍCIO",     "EXERCISE",       "FIM-EXERCICIO",
-    "FIM-EXERCÍCIO", "FIM_EXERCICIO", "FIM EXERCICIO",  "FIM EXERCÍCIO",
-    "END-EXERCISE",  "STUB",          "TODO EXERCICIO", "END-LISTING"};
+constexpr std::array<std::string_view, 20> kSuspicious = {
+    "EXERCICIO",      "EXERCÍCIO",      "EXERCISE",       "FIM-EXERCICIO", "FIM-EXERCÍCIO",
+    "FIM_EXERCICIO",  "FIM EXERCICIO",  "FIM EXERCÍCIO",  "END-EXERCISE",  "STUB",
+    "TODO EXERCICIO", "END-LISTING",    "SEU-CÓDIGO",     "SEU CODIGO",    "SEU_CODIGO",
+    "FIM-SEU-CÓDIGO", "FIM SEU-CODIGO", "FIM-SEU CODIGO", "SEU-CODIGO",    "FIM-SEU-CODIGO"};
 
 bool looks_like_marker(std::string_view after_slashes) {
   const std::string_view t = trim(after_slashes);
@@ -97,9 +99,16 @@ Marker classify_exercise(std::string_view t) {
   constexpr std::string_view kExercise = "// EXERCICIO ";
   constexpr std::string_view kTodo = "// TODO EXERCICIO ";
   constexpr std::string_view kEnd = "// FIM-EXERCICIO";
-  if (t == kEnd) {
+  constexpr std::string_view kOwn = "// SEU-CODIGO";
+  if (t == kEnd || t == "// FIM-SEU-CODIGO") {
     Marker m;
-    m.kind = MarkerKind::end_exercise;
+    m.kind = t == kEnd ? MarkerKind::end_exercise : MarkerKind::end_own;
+    return m;
+  }
+  if (starts_with(t, kOwn) && (t.size() == kOwn.size() || t[kOwn.size()] == ':')) {
+    Marker m;
+    m.kind = MarkerKind::own;
+    m.text = std::string(trim(t.substr(std::min(t.size(), kOwn.size() + 1))));
     return m;
   }
   if (starts_with(t, kExercise)) {

@@ -60,20 +60,6 @@ struct StudentRegion {
   bool used = false;
 };
 
-// O texto com cada região trocada por uma marca: o que fica fora das regiões
-// (uma região renomeada ou mudada de lugar não conta aqui).
-std::string outside_regions(const RegionScan& scan) {
-  std::string out;
-  std::size_t next = 0;
-  for (const Region& r : scan.regions) {
-    for (; next < r.open; ++next) out += scan.lines[next];
-    out += "\x01\n";
-    next = r.close + 1;
-  }
-  for (; next < scan.lines.size(); ++next) out += scan.lines[next];
-  return out;
-}
-
 // As etapas e o catálogo de uma árvore, para refazer os stubs dela.
 struct Course {
   StageList stages;
@@ -266,10 +252,21 @@ class Updater {
     }
     for (; next < scan.lines.size(); ++next) out += scan.lines[next];
 
-    // Fora das regiões, o arquivo do aluno era igual ao novo?
+    // Fora das regiões, o arquivo do aluno era igual ao novo? E o código da
+    // área // SEU-CODIGO dele vai para a área do arquivo novo.
     if (const std::optional<std::string> old = read_file(student_ / rel)) {
       const RegionScan before = scan_regions(*old, rel, Side::exercise);
       moves.outside = before.error.empty() && outside_regions(before) != outside_regions(scan);
+      const std::string own = before.error.empty() ? own_body(before) : std::string();
+      if (has_code(own)) {
+        const RegionScan merged = scan_regions(out, rel, Side::exercise);
+        if (!merged.own) {
+          report_.orphaned.push_back({kOwnCode, rel});
+        } else if (own_body(merged) != own) {
+          out = with_own_body(merged, own);
+          moves.carried.push_back({kOwnCode, rel});
+        }
+      }
     }
     return out;
   }

@@ -6,6 +6,9 @@
 #include "hz/text.hpp"
 #include "think.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 ProviderFailure::ProviderFailure(ModelError error)
@@ -40,8 +43,7 @@ TurnResult finish(TurnResult result, Trace& trace) {
 // listing: call-model
 ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
                      ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
-  // TODO EXERCICIO 01-loop/call-model: peça com o histórico inteiro e as ferramentas, entre dois
-  // eventos
+  // TODO EXERCICIO 01-loop/call-model: a resposta do modelo a esta conversa, registrada no trace
   throw hz::NotImplemented("01-loop/call-model",
                            "livro/01-loop.md, \"Exercício 5 — A chamada ao modelo\"");
   // FIM-EXERCICIO
@@ -50,7 +52,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 // listing: run-tool
 Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
-  // TODO EXERCICIO 01-loop/run-tool: despache a chamada entre tool_start e tool_end
+  // TODO EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   throw hz::NotImplemented("01-loop/run-tool",
                            "livro/01-loop.md, \"Exercício 6 — Uma ferramenta no trace\"");
   // FIM-EXERCICIO
@@ -60,7 +62,7 @@ Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int t
 // listing: run-turn
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {
-  // TODO EXERCICIO 01-loop/loop: chame, guarde sem <think>, pare sem tool calls; senão rode-as
+  // TODO EXERCICIO 01-loop/loop: um turno inteiro, até o modelo responder sem pedir ferramentas
   throw hz::NotImplemented("01-loop/loop", "livro/01-loop.md, \"Exercício 7 — O loop\"");
   // FIM-EXERCICIO
 }

@@ -7,6 +7,9 @@
 #include "hz/not_implemented.hpp"
 #include "hz/text.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 namespace {
 
@@ -25,7 +28,7 @@ std::string tool_names(const std::vector<ToolSchema>& schemas) {
 
 // listing: tool-result
 ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size_t max_bytes) {
-  // TODO EXERCICIO 01-loop/tool-result: responda pelo id, com o texto cortado e o tamanho de antes
+  // TODO EXERCICIO 01-loop/tool-result: a mensagem tool que responde à chamada, dentro do limite
   throw hz::NotImplemented("01-loop/tool-result",
                            "livro/01-loop.md, \"Exercício 1 — A resposta de uma ferramenta\"");
   // FIM-EXERCICIO
@@ -34,7 +37,7 @@ ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size
 
 // listing: check-arguments
 Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall& call) {
-  // TODO EXERCICIO 01-loop/check-arguments: leia um objeto JSON (vazio vale {}); confira os campos
+  // TODO EXERCICIO 01-loop/check-arguments: os argumentos como objeto, ou o motivo de não servirem
   throw hz::NotImplemented("01-loop/check-arguments",
                            "livro/01-loop.md, \"Exercício 2 — Os argumentos\"");
   // FIM-EXERCICIO
@@ -64,8 +67,7 @@ const Tool* ToolBox::find(std::string_view name) const {
 
 // listing: dispatch
 ToolResult ToolBox::dispatch(const ToolCall& call) const {
-  // TODO EXERCICIO 01-loop/dispatch: ache a ferramenta, confira, peça permissão e rode; erro vira
-  // texto
+  // TODO EXERCICIO 01-loop/dispatch: o resultado da chamada; todo erro vira texto para o modelo
   throw hz::NotImplemented("01-loop/dispatch", "livro/01-loop.md, \"Exercício 3 — O despacho\"");
   // FIM-EXERCICIO
 }

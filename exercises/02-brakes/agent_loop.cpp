@@ -8,6 +8,9 @@
 #include "hz/text.hpp"
 #include "think.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 ProviderFailure::ProviderFailure(ModelError error)
@@ -198,7 +201,7 @@ CallOptions call_options(const LoopConfig& config,
 ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
                      ChatModel& model, const ToolBox& tools, Trace& trace, int turn,
                      const CallOptions& options) {
-  // TODO EXERCICIO 02-brakes/call-model: uma tentativa com as opções; o custo no model_response
+  // TODO EXERCICIO 02-brakes/call-model: uma tentativa, com o que ela custou no trace
   throw hz::NotImplemented("02-brakes/call-model",
                            "livro/02-brakes.md, \"Exercício 6 — Uma tentativa\"");
   // FIM-EXERCICIO
@@ -215,7 +218,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
                                            const LoopConfig& config, ChatModel& model,
                                            const ToolBox& tools, Trace& trace, int turn,
                                            const Brakes& brakes, TurnState& state) {
-  // TODO EXERCICIO 02-brakes/retry: freios, tentativa, conta, espera; de novo enquanto valer
+  // TODO EXERCICIO 02-brakes/retry: a resposta do passo, insistindo só enquanto vale a pena
   throw hz::NotImplemented("02-brakes/retry",
                            "livro/02-brakes.md, \"Exercício 7 — Tentar de novo\"");
   // FIM-EXERCICIO
@@ -224,7 +227,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
 
 // listing: run-tool
 Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
-  // TODO EXERCICIO 01-loop/run-tool: despache a chamada entre tool_start e tool_end
+  // TODO EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   throw hz::NotImplemented("01-loop/run-tool",
                            "livro/01-loop.md, \"Exercício 6 — Uma ferramenta no trace\"");
   // FIM-EXERCICIO
@@ -240,7 +243,7 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
   auto end = [&](Outcome outcome, std::string text = {}) {
     return finish(outcome, std::move(text), state, config, trace);
   };
-  // TODO EXERCICIO 02-brakes/loop: o laço da 01, perguntando aos freios a cada ferramenta e passo
+  // TODO EXERCICIO 02-brakes/loop: um turno que sempre termina com um rótulo e um histórico válido
   throw hz::NotImplemented("02-brakes/loop",
                            "livro/02-brakes.md, \"Exercício 8 — O laço com freios\"");
   // FIM-EXERCICIO

@@ -5,6 +5,9 @@
 
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 Budget::Budget(Micros ceiling) : ceiling_(ceiling) {}
@@ -20,7 +23,7 @@ void Budget::charge(Micros amount) {
 
 // listing: remaining
 std::optional<Micros> Budget::remaining() const {
-  // TODO EXERCICIO 02-brakes/budget: o que sobra aqui, limitado pelo que sobra em cada ancestral
+  // TODO EXERCICIO 02-brakes/budget: quanto ainda pode ser gasto sem furar nenhum teto
   throw hz::NotImplemented("02-brakes/budget",
                            "livro/02-brakes.md, \"Exercício 2 — O orçamento e as fatias\"");
   // FIM-EXERCICIO

@@ -5,6 +5,9 @@
 
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
@@ -34,7 +37,7 @@ void append_note(std::vector<Message>& history, std::string_view note, std::stri
 
 // listing: abort-check
 std::optional<Outcome> Brakes::abort_check(const TurnState& state) const {
-  // TODO EXERCICIO 02-brakes/abort-check: pergunte na ordem da precedência: Ctrl-C, dinheiro, prazo
+  // TODO EXERCICIO 02-brakes/abort-check: o freio que vale agora, ou nenhum
   throw hz::NotImplemented("02-brakes/abort-check",
                            "livro/02-brakes.md, \"Exercício 5 — Os freios, na ordem\"");
   // FIM-EXERCICIO

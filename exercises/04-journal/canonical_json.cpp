@@ -5,6 +5,9 @@
 
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 namespace {
 
@@ -20,8 +23,7 @@ void append_leaf(std::string& out, const nlohmann::json& leaf) {
 
 // listing: append-canonical
 void append_canonical(std::string& out, const nlohmann::json& value) {
-  // TODO EXERCICIO 03-repetition-detector/canonical-json: chaves em ordem, sem espaço, regra dos
-  // números
+  // TODO EXERCICIO 03-repetition-detector/canonical-json: um só texto por valor JSON
   throw hz::NotImplemented("03-repetition-detector/canonical-json",
                            "livro/03-repetition-detector.md, \"Exercício 1 — JSON canônico\"");
   // FIM-EXERCICIO

@@ -13,6 +13,9 @@
 #include "hz/not_implemented.hpp"
 #include "hz/text.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 namespace fs = std::filesystem;
@@ -179,7 +182,7 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     const bool last = !terminated || end + 1 == bytes.size();
     const std::string_view text = bytes.substr(start, end - start);
     auto record = decode_line(text, seq);
-    // TODO EXERCICIO 04-journal/torn-tail: só conta a linha com \n; o fim rasgado é cortado
+    // TODO EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
     throw hz::NotImplemented("04-journal/torn-tail",
                              "livro/04-journal.md, \"Exercício 3 — O fim rasgado\"");
     // FIM-EXERCICIO
@@ -236,7 +239,7 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
   if (!failed_.empty()) return Error{failed_};
   rec["seq"] = last_seq_ + 1;
   const std::string line = encode_line(rec);
-  // TODO EXERCICIO 04-journal/durable-write: uma linha num write, fdatasync, e nada pela metade
+  // TODO EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
   throw hz::NotImplemented("04-journal/durable-write",
                            "livro/04-journal.md, \"Exercício 1 — Gravar de forma durável\"");
   // FIM-EXERCICIO

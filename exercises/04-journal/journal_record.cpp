@@ -7,6 +7,9 @@
 #include "hz/json_depth.hpp"
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 using nlohmann::json;
@@ -357,7 +360,7 @@ std::string encode_line(const json& rec) {
 
 // listing: decode-line-body
 Result<Record, LineError> decode_line(std::string_view line, std::int64_t expected_seq) {
-  // TODO EXERCICIO 04-journal/read-record: JSON, forma, crc, seq, tipo e campos, nessa ordem
+  // TODO EXERCICIO 04-journal/read-record: o registro, ou o primeiro motivo para não confiar nele
   throw hz::NotImplemented("04-journal/read-record",
                            "livro/04-journal.md, \"Exercício 2 — Ler e conferir um registro\"");
   // FIM-EXERCICIO

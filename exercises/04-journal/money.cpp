@@ -6,6 +6,9 @@
 
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 namespace {
@@ -22,7 +25,7 @@ bool all_digits(std::string_view text) {
 
 // listing: call-cost
 Micros call_cost(const Usage& usage, const Prices& prices) {
-  // TODO EXERCICIO 02-brakes/call-cost: tokens vezes preço por milhão, em inteiros, para cima
+  // TODO EXERCICIO 02-brakes/call-cost: o custo exato da chamada, nunca a menos, sem estourar
   throw hz::NotImplemented("02-brakes/call-cost",
                            "livro/02-brakes.md, \"Exercício 1 — O custo de uma chamada\"");
   // FIM-EXERCICIO

@@ -11,6 +11,9 @@
 
 #include "hz/not_implemented.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 namespace {
 
@@ -52,7 +55,7 @@ std::uint64_t fnv1a_64(std::string_view bytes, std::uint64_t hash) {
 
 // listing: call-key
 std::uint64_t call_key(const ToolCall& call) {
-  // TODO EXERCICIO 03-repetition-detector/call-key: nome, 0xFF e os argumentos canônicos
+  // TODO EXERCICIO 03-repetition-detector/call-key: uma chave igual só para chamadas iguais
   throw hz::NotImplemented("03-repetition-detector/call-key",
                            "livro/03-repetition-detector.md, \"Exercício 2 — A chave da chamada\"");
   // FIM-EXERCICIO
@@ -112,7 +115,7 @@ Result<RepetitionConfig> check_repetition_config(RepetitionConfig config) {
 
 // listing: compare-with-last
 Repetition compare_with_last(std::span<const Observation> earlier, const Observation& now) {
-  // TODO EXERCICIO 03-repetition-detector/slow-or-stuck: a última com a mesma chave decide
+  // TODO EXERCICIO 03-repetition-detector/slow-or-stuck: progresso lento ou chamada travada?
   throw hz::NotImplemented("03-repetition-detector/slow-or-stuck",
                            "livro/03-repetition-detector.md, \"Exercício 3 — Lento ou travado\"");
   // FIM-EXERCICIO
@@ -121,7 +124,7 @@ Repetition compare_with_last(std::span<const Observation> earlier, const Observa
 
 // listing: cycle-period
 int cycle_period(std::span<const Observation> history) {
-  // TODO EXERCICIO 03-repetition-detector/cycle: as últimas 2p repetem as p de antes?
+  // TODO EXERCICIO 03-repetition-detector/cycle: a janela termina num ciclo de período p?
   throw hz::NotImplemented("03-repetition-detector/cycle",
                            "livro/03-repetition-detector.md, \"Exercício 4 — Ciclos\"");
   // FIM-EXERCICIO
@@ -130,7 +133,7 @@ int cycle_period(std::span<const Observation> history) {
 
 // listing: nudge
 std::string nudge_text(const Verdict& verdict) {
-  // TODO EXERCICIO 03-repetition-detector/nudge: diga o que se repetiu e o que fazer agora
+  // TODO EXERCICIO 03-repetition-detector/nudge: a nota que tira o modelo da repetição
   throw hz::NotImplemented("03-repetition-detector/nudge",
                            "livro/03-repetition-detector.md, \"Exercício 6 — O aviso ao modelo\"");
   // FIM-EXERCICIO
@@ -155,7 +158,7 @@ Verdict RepetitionDetector::observe(const Observation& now) {
   if (is_exempt(now.name)) {
     return Verdict{.kind = Repetition::exempt, .count = 0, .name = now.name, .ok = now.ok};
   }
-  // TODO EXERCICIO 03-repetition-detector/window: classifique na janela, conte, veja ciclos e avise
+  // TODO EXERCICIO 03-repetition-detector/window: o veredito da janela depois de mais uma chamada
   throw hz::NotImplemented("03-repetition-detector/window",
                            "livro/03-repetition-detector.md, \"Exercício 5 — A janela\"");
   // FIM-EXERCICIO

@@ -17,6 +17,9 @@
 #include "hz/text.hpp"
 #include "policy.hpp"
 
+// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)
+// FIM-SEU-CODIGO
+
 namespace hz {
 
 using nlohmann::json;
@@ -133,7 +136,7 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
   }
   ResumeState state;
   bool last_reply_final = false;  // a última resposta do turno aberto não pediu ferramentas
-  // TODO EXERCICIO 04-journal/rebuild: cada registro, na ordem, muda o histórico e as contas
+  // TODO EXERCICIO 04-journal/rebuild: o turno de volta ao ponto em que o journal parou
   throw hz::NotImplemented("04-journal/rebuild",
                            "livro/04-journal.md, \"Exercício 4 — Reconstruir o estado\"");
   // FIM-EXERCICIO
@@ -223,7 +226,7 @@ Replay decide_edit(const EditKey& key, std::string_view path, const FileSnapshot
 // listing: decide-append-body
 Replay decide_append(const AppendKey& key, std::string_view path, std::string_view content,
                      const FileSnapshot& file) {
-  // TODO EXERCICIO 04-journal/append-key: pelo tamanho e pelo fim do arquivo: não entrou, entrou, ?
+  // TODO EXERCICIO 04-journal/append-key: o append já entrou, não entrou, ou não dá para saber?
   throw hz::NotImplemented("04-journal/append-key",
                            "livro/04-journal.md, \"Exercício 6 — A chave do append_file\"");
   // FIM-EXERCICIO
@@ -233,7 +236,7 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
 // listing: decide-replay-body
 Replay decide_replay(const Intent& intent, Idempotency idempotency, const Workspace& workspace) {
   const std::string& name = intent.call.name;
-  // TODO EXERCICIO 04-journal/pending-decision: yes roda, no é desconhecido, check confere no disco
+  // TODO EXERCICIO 04-journal/pending-decision: o que fazer com uma chamada que ficou sem resultado
   throw hz::NotImplemented("04-journal/pending-decision",
                            "livro/04-journal.md, \"Exercício 5 — A intenção sem resultado\"");
   // FIM-EXERCICIO

@@ -39,7 +39,7 @@ TurnResult finish(TurnResult result, Trace& trace) {
 // listing: call-model
 ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
                      ChatModel& model, const ToolBox& tools, Trace& trace, int turn) {
-  // EXERCICIO 01-loop/call-model: peça com o histórico inteiro e as ferramentas, entre dois eventos
+  // EXERCICIO 01-loop/call-model: a resposta do modelo a esta conversa, registrada no trace
   // O modelo não guarda nada entre chamadas: cada pedido carrega a conversa toda.
   ChatRequest request{config.model, history, tools.schemas()};
   trace.emit({{"event", "model_request"},
@@ -61,7 +61,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 // listing: run-tool
 Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
-  // EXERCICIO 01-loop/run-tool: despache a chamada entre tool_start e tool_end
+  // EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   trace.emit({{"event", "tool_start"},
               {"turn", turn},
               {"call_id", call.id},
@@ -82,7 +82,7 @@ Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int t
 // listing: run-turn
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {
-  // EXERCICIO 01-loop/loop: chame, guarde sem <think>, pare sem tool calls; senão rode-as
+  // EXERCICIO 01-loop/loop: um turno inteiro, até o modelo responder sem pedir ferramentas
   TurnResult result;
   // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
   for (int turn = 1; turn <= config.max_turns; ++turn) {

@@ -197,7 +197,7 @@ CallOptions call_options(const LoopConfig& config,
 ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
                      ChatModel& model, const ToolBox& tools, Trace& trace, int turn,
                      const CallOptions& options) {
-  // EXERCICIO 02-brakes/call-model: uma tentativa com as opções; o custo no model_response
+  // EXERCICIO 02-brakes/call-model: uma tentativa, com o que ela custou no trace
   ChatRequest request{config.model, history, tools.schemas()};
   trace.emit({{"event", "model_request"},
               {"turn", turn},
@@ -233,7 +233,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
                                            const LoopConfig& config, ChatModel& model,
                                            const ToolBox& tools, Trace& trace, int turn,
                                            const Brakes& brakes, TurnState& state) {
-  // EXERCICIO 02-brakes/retry: freios, tentativa, conta, espera; de novo enquanto valer
+  // EXERCICIO 02-brakes/retry: a resposta do passo, insistindo só enquanto vale a pena
   for (int attempt = 1;; ++attempt) {
     if (const std::optional<Outcome> stop = brakes.abort_check(state)) return *stop;
     state.model_calls = turn;
@@ -267,7 +267,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
 
 // listing: run-tool
 Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
-  // EXERCICIO 01-loop/run-tool: despache a chamada entre tool_start e tool_end
+  // EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   trace.emit({{"event", "tool_start"},
               {"turn", turn},
               {"call_id", call.id},
@@ -294,7 +294,7 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
   auto end = [&](Outcome outcome, std::string text = {}) {
     return finish(outcome, std::move(text), state, config, trace);
   };
-  // EXERCICIO 02-brakes/loop: o laço da 01, perguntando aos freios a cada ferramenta e passo
+  // EXERCICIO 02-brakes/loop: um turno que sempre termina com um rótulo e um histórico válido
   // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
   for (int turn = 1; turn <= config.max_turns; ++turn) {
     Result<ChatReply, Outcome> reply =

@@ -10,7 +10,7 @@ Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
 
 // listing: abort-check
 std::optional<Outcome> Brakes::abort_check(const TurnState& state) const {
-  // EXERCICIO 02-brakes/abort-check: pergunte na ordem da precedência: Ctrl-C, dinheiro, prazo
+  // EXERCICIO 02-brakes/abort-check: o freio que vale agora, ou nenhum
   if (cancel_ != nullptr && cancel_->load()) return Outcome::cancelled;
   if (budget_ != nullptr && budget_->exhausted()) return Outcome::budget;
   if (turn_deadline_.count() > 0 && clock_.now() - state.started >= turn_deadline_) {

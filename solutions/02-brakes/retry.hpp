@@ -40,9 +40,12 @@ bool is_retryable(const ModelError& error);
 // Quanto esperar antes da nova tentativa número retry_index + 1 (0 para a
 // primeira). retry_after (segundos, já lido dos cabeçalhos retry-after-ms e
 // Retry-After pelo transporte) vale como veio, arredondado ao milissegundo
-// mais próximo, quando 0 < retry_after <= max_retry_after. Senão:
-// min(initial_delay × 2^retry_index, max_delay) × (1 − 0,25 × random01),
-// arredondado para baixo ao milissegundo. random01 está em [0, 1).
+// mais próximo, quando 0 < retry_after <= max_retry_after. Senão, a espera é
+// a própria: initial_delay na primeira nova tentativa, o dobro da anterior em
+// cada uma das seguintes, nunca mais que max_delay; o sorteio random01 (em
+// [0, 1)) a encurta em até um quarto, nunca a alonga, e o resultado é um
+// número inteiro de milissegundos, arredondado para baixo. Nenhum retry_index
+// (até INT_MAX) estoura a conta.
 std::chrono::milliseconds backoff_delay(int retry_index, std::optional<double> retry_after,
                                         const RetryPolicy& policy, double random01);
 // end-listing: backoff-delay

@@ -4,7 +4,7 @@ namespace hz {
 
 // listing: strip-think
 std::string strip_think(std::string_view text) {
-  // EXERCICIO 01-loop/strip-think: tire os blocos <think>...</think> e apare as pontas
+  // EXERCICIO 01-loop/strip-think: o texto que a pessoa deve ver, sem o raciocínio
   constexpr std::string_view open = "<think>";
   constexpr std::string_view close = "</think>";
   const std::size_t first_close = text.find(close);

@@ -24,7 +24,7 @@ std::string tool_names(const std::vector<ToolSchema>& schemas) {
 
 // listing: tool-result
 ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size_t max_bytes) {
-  // EXERCICIO 01-loop/tool-result: responda pelo id, com o texto cortado e o tamanho de antes
+  // EXERCICIO 01-loop/tool-result: a mensagem tool que responde à chamada, dentro do limite
   return ToolResult{Message::tool(call.id, truncate_middle(output.text, max_bytes)), output.ok,
                     output.text.size()};
   // FIM-EXERCICIO
@@ -33,7 +33,7 @@ ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size
 
 // listing: check-arguments
 Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall& call) {
-  // EXERCICIO 01-loop/check-arguments: leia um objeto JSON (vazio vale {}); confira os campos
+  // EXERCICIO 01-loop/check-arguments: os argumentos como objeto, ou o motivo de não servirem
   // Os argumentos vêm do modelo: texto qualquer, lido sem lançar. Alguns
   // provedores mandam "" quando a ferramenta não tem parâmetros.
   nlohmann::json args = nlohmann::json::object();
@@ -79,7 +79,7 @@ const Tool* ToolBox::find(std::string_view name) const {
 
 // listing: dispatch
 ToolResult ToolBox::dispatch(const ToolCall& call) const {
-  // EXERCICIO 01-loop/dispatch: ache a ferramenta, confira, peça permissão e rode; erro vira texto
+  // EXERCICIO 01-loop/dispatch: o resultado da chamada; todo erro vira texto para o modelo
   // Todo caminho termina numa mensagem tool com o id do pedido.
   auto fail = [&](const std::string& why) {
     return tool_result(call, ToolOutput::failure("erro: " + why), max_output_bytes_);

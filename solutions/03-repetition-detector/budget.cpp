@@ -18,7 +18,7 @@ void Budget::charge(Micros amount) {
 
 // listing: remaining
 std::optional<Micros> Budget::remaining() const {
-  // EXERCICIO 02-brakes/budget: o que sobra aqui, limitado pelo que sobra em cada ancestral
+  // EXERCICIO 02-brakes/budget: quanto ainda pode ser gasto sem furar nenhum teto
   std::optional<Micros> left;
   if (ceiling_) left = std::max<Micros>(0, *ceiling_ - spent_);
   if (parent_ != nullptr) {

@@ -18,7 +18,7 @@ void append_leaf(std::string& out, const nlohmann::json& leaf) {
 
 // listing: append-canonical
 void append_canonical(std::string& out, const nlohmann::json& value) {
-  // EXERCICIO 03-repetition-detector/canonical-json: chaves em ordem, sem espaço, regra dos números
+  // EXERCICIO 03-repetition-detector/canonical-json: um só texto por valor JSON
   if (value.is_object()) {
     // nlohmann::json guarda objetos num std::map<std::string, ...>: a
     // iteração já sai na ordem dos bytes (std::string compara como unsigned char).

@@ -50,7 +50,7 @@ std::uint64_t fnv1a_64(std::string_view bytes, std::uint64_t hash) {
 
 // listing: call-key
 std::uint64_t call_key(const ToolCall& call) {
-  // EXERCICIO 03-repetition-detector/call-key: nome, 0xFF e os argumentos canônicos
+  // EXERCICIO 03-repetition-detector/call-key: uma chave igual só para chamadas iguais
   // Vazio vale {}, como no despacho: "" e "{}" rodam a mesma chamada.
   const bool blank = call.arguments.find_first_not_of(" \t\r\n") == std::string::npos;
   const std::optional<nlohmann::json> args =
@@ -114,7 +114,7 @@ Result<RepetitionConfig> check_repetition_config(RepetitionConfig config) {
 
 // listing: compare-with-last
 Repetition compare_with_last(std::span<const Observation> earlier, const Observation& now) {
-  // EXERCICIO 03-repetition-detector/slow-or-stuck: a última com a mesma chave decide
+  // EXERCICIO 03-repetition-detector/slow-or-stuck: progresso lento ou chamada travada?
   // Só a última vez importa: um poll que já mudou de resposta segue sendo progresso.
   for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
     if (it->key == now.key) {
@@ -128,7 +128,7 @@ Repetition compare_with_last(std::span<const Observation> earlier, const Observa
 
 // listing: cycle-period
 int cycle_period(std::span<const Observation> history) {
-  // EXERCICIO 03-repetition-detector/cycle: as últimas 2p repetem as p de antes?
+  // EXERCICIO 03-repetition-detector/cycle: a janela termina num ciclo de período p?
   for (std::size_t period = 2; period <= std::size_t{kMaxCyclePeriod}; ++period) {
     if (history.size() < 2 * period) break;
     const std::span<const Observation> tail = history.last(2 * period);
@@ -147,7 +147,7 @@ int cycle_period(std::span<const Observation> history) {
 
 // listing: nudge
 std::string nudge_text(const Verdict& verdict) {
-  // EXERCICIO 03-repetition-detector/nudge: diga o que se repetiu e o que fazer agora
+  // EXERCICIO 03-repetition-detector/nudge: a nota que tira o modelo da repetição
   if (!verdict.stuck) return "";
   std::string what;
   if (verdict.kind == Repetition::repeat) {
@@ -189,7 +189,7 @@ Verdict RepetitionDetector::observe(const Observation& now) {
   if (is_exempt(now.name)) {
     return Verdict{.kind = Repetition::exempt, .count = 0, .name = now.name, .ok = now.ok};
   }
-  // EXERCICIO 03-repetition-detector/window: classifique na janela, conte, veja ciclos e avise
+  // EXERCICIO 03-repetition-detector/window: o veredito da janela depois de mais uma chamada
   Verdict verdict{.name = now.name, .ok = now.ok};
   const std::size_t earlier =
       std::min(history_.size(), static_cast<std::size_t>(config_.window) - 1);

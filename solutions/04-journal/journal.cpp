@@ -178,7 +178,7 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     const bool last = !terminated || end + 1 == bytes.size();
     const std::string_view text = bytes.substr(start, end - start);
     auto record = decode_line(text, seq);
-    // EXERCICIO 04-journal/torn-tail: só conta a linha com \n; o fim rasgado é cortado
+    // EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
     if (!terminated || !record) {
       if (!terminated || (last && may_be_torn(record.error().kind, text))) {
         const std::string why =
@@ -242,7 +242,7 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
   if (!failed_.empty()) return Error{failed_};
   rec["seq"] = last_seq_ + 1;
   const std::string line = encode_line(rec);
-  // EXERCICIO 04-journal/durable-write: uma linha num write, fdatasync, e nada pela metade
+  // EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
   if (const int error = write_all(fd_.get(), line); error != 0) {
     // Um write curto deixou um pedaço: devolve o arquivo ao tamanho de antes.
     const bool restored = ftruncate(fd_.get(), static_cast<off_t>(size_)) == 0;

@@ -356,7 +356,7 @@ std::string encode_line(const json& rec) {
 
 // listing: decode-line-body
 Result<Record, LineError> decode_line(std::string_view line, std::int64_t expected_seq) {
-  // EXERCICIO 04-journal/read-record: JSON, forma, crc, seq, tipo e campos, nessa ordem
+  // EXERCICIO 04-journal/read-record: o registro, ou o primeiro motivo para não confiar nele
   using Kind = LineError::Kind;
   if (line.empty()) return line_error(Kind::not_json, "linha vazia");
   if (line.find('\0') != std::string_view::npos) {

@@ -20,7 +20,7 @@ bool all_digits(std::string_view text) {
 
 // listing: call-cost
 Micros call_cost(const Usage& usage, const Prices& prices) {
-  // EXERCICIO 02-brakes/call-cost: tokens vezes preço por milhão, em inteiros, para cima
+  // EXERCICIO 02-brakes/call-cost: o custo exato da chamada, nunca a menos, sem estourar
   // tokens × preço passaria de 2^63 com números grandes. Separando cada preço
   // em milhões inteiros e resto, só a parte do resto precisa ser dividida.
   const Micros input = std::max<Micros>(0, usage.prompt_tokens);

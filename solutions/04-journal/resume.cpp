@@ -132,7 +132,7 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
   }
   ResumeState state;
   bool last_reply_final = false;  // a última resposta do turno aberto não pediu ferramentas
-  // EXERCICIO 04-journal/rebuild: cada registro, na ordem, muda o histórico e as contas
+  // EXERCICIO 04-journal/rebuild: o turno de volta ao ponto em que o journal parou
   for (const Record& record : records) {
     const json& rec = record.rec;
     switch (record.type) {
@@ -295,7 +295,7 @@ Replay decide_edit(const EditKey& key, std::string_view path, const FileSnapshot
 // listing: decide-append-body
 Replay decide_append(const AppendKey& key, std::string_view path, std::string_view content,
                      const FileSnapshot& file) {
-  // EXERCICIO 04-journal/append-key: pelo tamanho e pelo fim do arquivo: não entrou, entrou, ?
+  // EXERCICIO 04-journal/append-key: o append já entrou, não entrou, ou não dá para saber?
   const std::string where = std::string(path);
   if (!file.error.empty()) return unknown("append_file: " + file.error);
   if (content.size() != key.content_bytes || crc32c(content) != key.content_crc) {
@@ -323,7 +323,7 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
 // listing: decide-replay-body
 Replay decide_replay(const Intent& intent, Idempotency idempotency, const Workspace& workspace) {
   const std::string& name = intent.call.name;
-  // EXERCICIO 04-journal/pending-decision: yes roda, no é desconhecido, check confere no disco
+  // EXERCICIO 04-journal/pending-decision: o que fazer com uma chamada que ficou sem resultado
   switch (idempotency) {
     case Idempotency::yes:
       return run(name + " é idempotente: roda de novo");

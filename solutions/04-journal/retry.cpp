@@ -7,7 +7,7 @@ namespace hz {
 
 // listing: is-retryable
 bool is_retryable(const ModelError& error) {
-  // EXERCICIO 02-brakes/retryable: decida pelo tipo do erro e, no HTTP, pelo status
+  // EXERCICIO 02-brakes/retryable: a mesma chamada, repetida daqui a pouco, pode dar certo?
   switch (error.kind) {
     case ModelError::Kind::connection:
     case ModelError::Kind::timeout:
@@ -31,7 +31,7 @@ bool is_retryable(const ModelError& error) {
 // listing: backoff-delay
 std::chrono::milliseconds backoff_delay(int retry_index, std::optional<double> retry_after,
                                         const RetryPolicy& policy, double random01) {
-  // EXERCICIO 02-brakes/backoff: o Retry-After, se razoável; senão, exponencial com jitter
+  // EXERCICIO 02-brakes/backoff: quanto esperar antes da próxima tentativa
   using std::chrono::milliseconds;
   // O servidor sabe quando o limite dele reabre; acima do teto, esperar não
   // vale a pena e o backoff normal decide.

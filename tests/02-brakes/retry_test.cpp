@@ -243,4 +243,38 @@ TEST_CASE("um freio já puxado não deixa nem a primeira tentativa sair") {
   CHECK(rig.recorded.events().empty());
 }
 
+TEST_CASE("a falha cobrada da última tentativa também entra na conta") {
+  // Sem novas tentativas: a decisão de parar não pode pular a conta.
+  RetryRig rig(R"({"name": "ultima", "steps": [{"fault": "malformed"}, {"content": "nunca"}]})");
+  rig.config.retry.max_retries = 0;
+  hz::Budget budget(1'000'000);
+  rig.config.budget = &budget;
+  rig.config.prices = prices("2.50", "10.00");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: provider_error");
+  const auto requests = rig.model.requests();
+  REQUIRE(requests.size() == 1);
+  const hz::Usage guess = hz::estimate_usage(requests[0].raw_body.size(), kMalformedBody.size());
+  const hz::Micros billed = hz::call_cost(guess, rig.config.prices);
+  CHECK(usd(budget.spent()) == usd(billed));
+  CHECK(usd(rig.state.cost_micros) == usd(billed));
+  const auto events = rig.recorded.events();
+  REQUIRE(events.size() >= 2);
+  CHECK(events[1]["event"] == "model_error");
+  CHECK(events[1]["cost_usd"] == hz::to_usd(billed));
+}
+
+TEST_CASE("a última tentativa cobrada que estoura o teto termina em budget, não provider_error") {
+  // O freio que a própria falha puxou vale mais que "acabaram as tentativas".
+  RetryRig rig(R"({"name": "ultima-cara", "steps": [{"fault": "malformed"}, {"content": "x"}]})");
+  rig.config.retry.max_retries = 0;
+  hz::Budget budget(10);
+  rig.config.budget = &budget;
+  rig.config.prices = prices("2.50", "10.00");
+  const auto result = rig.call();
+  CHECK(shown(result) == "desfecho: budget");
+  CHECK(rig.requests() == 1);
+  CHECK(budget.spent() > 10);
+}
+
 TEST_SUITE_END();

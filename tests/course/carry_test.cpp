@@ -50,6 +50,45 @@ TEST_CASE("carry leva a resposta do aluno para a região de mesmo id que ainda �
   CHECK(again.code == 0);
 }
 
+TEST_CASE("carry leva o código da área // SEU-CODIGO para o arquivo de mesmo nome") {
+  Tree t;
+  write_generated(t);
+  const std::string helper = "constexpr int kDois = 2;\n";
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, "// FIM-SEU-CODIGO\n", helper + "// FIM-SEU-CODIGO\n"));
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/01-a para exercises/02-b:\n"
+        "  SEU-CODIGO  (exercises/02-b/soma.cpp)\n"
+        "Ainda são stub em exercises/01-a (nada a levar):\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "1 região levada para exercises/02-b.\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/02-b/soma.cpp") ==
+        replaced(small::kSomaExercise02, "// FIM-SEU-CODIGO\n", helper + "// FIM-SEU-CODIGO\n"));
+  // A área de destino com código seu fica como está.
+  const std::string mine =
+      replaced(small::kSomaExercise02, "// FIM-SEU-CODIGO\n", "int outra;\n// FIM-SEU-CODIGO\n");
+  t.write("exercises/02-b/soma.cpp", mine);
+  const auto again = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(again.out ==
+        "Já tinham o seu código (ficaram como estão):\n"
+        "  SEU-CODIGO  (exercises/02-b/soma.cpp)\n"
+        "Ainda são stub em exercises/01-a (nada a levar):\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "0 regiões levadas para exercises/02-b.\n");
+  CHECK(t.read("exercises/02-b/soma.cpp") == mine);
+  // Um arquivo sem par na etapa seguinte: o carry diz que não levou.
+  t.remove("exercises/02-b/soma.cpp");
+  const auto lost = run_course({"carry", "--root", t.path(), "--to", "02-b"});
+  CHECK(lost.out ==
+        "Código seu sem arquivo de mesmo nome com área // SEU-CODIGO em exercises/02-b (leve à "
+        "mão):\n"
+        "  SEU-CODIGO  (exercises/01-a/soma.cpp)\n"
+        "0 regiões levadas para exercises/02-b.\n");
+}
+
 TEST_CASE("carry não sobrescreve o que o aluno já escreveu na etapa seguinte") {
   Tree t;
   write_generated(t);
@@ -116,7 +155,7 @@ TEST_CASE("carry com marcadores quebrados no aluno diz onde e sai com 1") {
   t.write("exercises/01-a/soma.cpp",
           replaced(small::kSomaExercise01, "  // FIM-EXERCICIO\n", "  return a + b;\n"));
   const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
-  CHECK(r.err == "exercises/01-a/soma.cpp:6: região de exercício sem // FIM-EXERCICIO\n");
+  CHECK(r.err == "exercises/01-a/soma.cpp:9: região de exercício sem // FIM-EXERCICIO\n");
   CHECK(r.out == "0 regiões levadas para exercises/02-b.\n");
   CHECK(r.code == 1);
   CHECK(t.read("exercises/02-b/soma.cpp") == small::kSomaExercise02);
@@ -260,7 +299,7 @@ TEST_CASE(
                       "  // TODO EXERCICO 01-a/soma"));
   const auto broken =
       run_course({"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "02-b"});
-  CHECK(broken.err == "exercises/02-b/soma.cpp:8: FIM-EXERCICIO sem a abertura da região antes\n");
+  CHECK(broken.err == "exercises/02-b/soma.cpp:11: FIM-EXERCICIO sem a abertura da região antes\n");
   CHECK(broken.code == 1);
 
   const auto usage = run_course({"fill", "--root", copy.path(), "--stage", "02-b"});

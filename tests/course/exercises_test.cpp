@@ -11,6 +11,7 @@ using hz::course::ExerciseInfo;
 using hz::course::stub_out;
 using hz::course::StubbedFile;
 using hz::course::StubMode;
+using hz::course::test::commit_all;
 using hz::course::test::hint_entry;
 using hz::course::test::replaced;
 using hz::course::test::run_course;
@@ -52,15 +53,31 @@ const std::string kStubbed =
     "  // FIM-EXERCICIO\n"
     "}\n";
 
-// O texto que o gerador escreve para `head` + kRegion.
+// O texto sem a área do aluno vazia (e a linha em branco depois dela), para
+// os testes que olham outra coisa; onde ela fica, outros testes conferem.
+std::string without_area(std::string text) {
+  const std::string area = small::kOwnArea + "\n";
+  const std::size_t at = text.find(area);
+  if (at != std::string::npos) text.erase(at, area.size());
+  return text;
+}
+
+// O texto que o gerador escreve para `head` + kRegion, sem a área do aluno.
 std::string stubbed_with(const std::string& head) {
   const Catalog c = catalog_of({{"01-a/x", "S"}});
   const StubbedFile r = stub(head + kRegion, &c);
   REQUIRE(r.error == "");
-  return r.text;
+  REQUIRE(r.text.find(small::kOwnArea) != std::string::npos);
+  return without_area(r.text);
 }
 
 std::string root_of(const Tree& t) { return t.root().string(); }
+
+// O fim da mensagem com que o gerador recusa sobrescrever o trabalho de alguém.
+const std::string kRefusalEnd =
+    "Nada foi escrito. O código do aluno mora nas regiões de exercício e entre // SEU-CODIGO e "
+    "// FIM-SEU-CODIGO; o resto do arquivo vem de solutions/. Guarde esse trabalho (git stash, git "
+    "commit) e rode de novo com --force.\n";
 
 }  // namespace
 
@@ -82,7 +99,7 @@ TEST_CASE("stub_out troca a região pelo TODO, o throw com a seção do livro e 
 TEST_CASE("stub_out sem catálogo escreve o throw só com o id") {
   const StubbedFile r = stub("#include <string>\n\n" + kRegion, nullptr);
   CHECK(r.error == "");
-  CHECK(r.text ==
+  CHECK(without_area(r.text) ==
         "#include <string>\n"
         "\n"
         "#include \"hz/not_implemented.hpp\"\n"
@@ -153,7 +170,9 @@ TEST_CASE("stub_out preserva CRLF e o arquivo sem quebra de linha final") {
       &c);
   CHECK(r.error == "");
   CHECK(r.text ==
-        "#include \"f.hpp\"\r\n\r\n#include \"hz/not_implemented.hpp\"\r\n\r\nvoid f() {\r\n"
+        "#include \"f.hpp\"\r\n\r\n#include \"hz/not_implemented.hpp\"\r\n\r\n"
+        "// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)\r\n"
+        "// FIM-SEU-CODIGO\r\n\r\nvoid f() {\r\n"
         "  // TODO EXERCICIO 01-a/x: faça\r\n"
         "  throw hz::NotImplemented(\"01-a/x\", \"livro/01-a.md, \\\"S\\\"\");\r\n"
         "  // FIM-EXERCICIO\r\n}");
@@ -168,7 +187,7 @@ TEST_CASE("o TODO quebra em 100 colunas contadas em caracteres UTF-8, não em by
       "  // FIM-EXERCICIO\n",
       &c);
   CHECK(r.error == "");
-  CHECK(r.text ==
+  CHECK(without_area(r.text) ==
         "#include \"hz/not_implemented.hpp\"\n\n"
         "  // TODO EXERCICIO 01-a/x: verificação verificação verificação verificação verificação "
         "verificações\n"
@@ -249,10 +268,13 @@ TEST_CASE("a prova mantém a resposta atrás de um throw ligado por HZ_STUB") {
         "#include \"soma.hpp\"\n"
         "\n"
         "#include \"hz/not_implemented.hpp\"\n"
-        "\n"
-        "int soma(int a, int b) {\n"
-        "  // EXERCICIO 01-a/soma: devolva a soma de a e b\n"
-        "  if (::hz::exercise_stubbed(\"01-a/soma\")) throw ::hz::NotImplemented(\"01-a/soma\",\n" +
+        "\n" +
+            small::kOwnArea +
+            "\n"
+            "int soma(int a, int b) {\n"
+            "  // EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+            "  if (::hz::exercise_stubbed(\"01-a/soma\")) throw "
+            "::hz::NotImplemented(\"01-a/soma\",\n" +
             std::string(70, ' ') +
             "\"livro/01-a.md, \\\"Exercício 1 — A soma\\\"\");\n"
             "  return a + b;\n"
@@ -260,14 +282,15 @@ TEST_CASE("a prova mantém a resposta atrás de um throw ligado por HZ_STUB") {
             "}\n");
   CHECK(r.stubs.at("01-a/soma") == small::kSomaStub);
   const Catalog short_c = catalog_of({{"01-a/x", "S"}});
-  CHECK(
-      stub("// EXERCICIO 01-a/x: faça\ng();\n// FIM-EXERCICIO\n", &short_c, StubMode::proof).text ==
-      "#include \"hz/not_implemented.hpp\"\n\n"
-      "// EXERCICIO 01-a/x: faça\n"
-      "if (::hz::exercise_stubbed(\"01-a/x\")) throw ::hz::NotImplemented(\"01-a/x\", "
-      "\"livro/01-a.md, \\\"S\\\"\");\n"
-      "g();\n"
-      "// FIM-EXERCICIO\n");
+  CHECK(without_area(
+            stub("// EXERCICIO 01-a/x: faça\ng();\n// FIM-EXERCICIO\n", &short_c, StubMode::proof)
+                .text) ==
+        "#include \"hz/not_implemented.hpp\"\n\n"
+        "// EXERCICIO 01-a/x: faça\n"
+        "if (::hz::exercise_stubbed(\"01-a/x\")) throw ::hz::NotImplemented(\"01-a/x\", "
+        "\"livro/01-a.md, \\\"S\\\"\");\n"
+        "g();\n"
+        "// FIM-EXERCICIO\n");
 }
 
 TEST_CASE("stub_out: região de uma etapa posterior e exercício fora do hints.md são erros") {
@@ -377,7 +400,9 @@ TEST_CASE("exercises regenera um arquivo cujas regiões ainda são os stubs gera
   Tree t;
   small::write_course(t);
   REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
-  // A solução muda fora da região: o exercício intocado acompanha.
+  commit_all(t);
+  // A solução muda fora da região (sem commit): o exercício intocado acompanha,
+  // porque é o que o gerador escreve da solução do último commit.
   t.write("solutions/01-a/soma.cpp", "// Somas.\n" + small::kSoma01);
   const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
   CHECK(r.err == "");
@@ -392,6 +417,7 @@ TEST_CASE("exercises nunca sobrescreve uma região editada sem --force, nem o re
   Tree t;
   small::write_course(t);
   REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  commit_all(t);
   const std::string student =
       replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer);
   t.write("exercises/01-a/soma.cpp", student);
@@ -402,9 +428,8 @@ TEST_CASE("exercises nunca sobrescreve uma região editada sem --force, nem o re
   CHECK(r.err ==
         "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
         "de alguém?) e seriam sobrescritos ou apagados:\n"
-        "  exercises/01-a/soma.cpp\n"
-        "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
-        "--force.\n");
+        "  exercises/01-a/soma.cpp: a região 01-a/soma não é o stub gerado\n" +
+            kRefusalEnd);
   CHECK(r.code == 1);
   CHECK(t.read("exercises/01-a/soma.cpp") == student);
   CHECK(t.read("exercises/01-a/soma.hpp") == small::kHeader);
@@ -434,13 +459,14 @@ TEST_CASE("exercises trata marcadores quebrados e regiões que sumiram como trab
         "  difere: exercises/01-a/soma.cpp\n"
         "  difere: exercises/02-b/dobro.cpp\n");
   const auto gen = run_course({"exercises", "--root", root_of(t)});
-  CHECK(gen.err ==
-        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
-        "de alguém?) e seriam sobrescritos ou apagados:\n"
-        "  exercises/01-a/soma.cpp\n"
-        "  exercises/02-b/dobro.cpp\n"
-        "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
-        "--force.\n");
+  CHECK(
+      gen.err ==
+      "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
+      "de alguém?) e seriam sobrescritos ou apagados:\n"
+      "  exercises/01-a/soma.cpp: os marcadores não se leem (exercises/01-a/soma.cpp:9: região de "
+      "exercício sem // FIM-EXERCICIO)\n"
+      "  exercises/02-b/dobro.cpp: falta uma região de exercício (alguém a apagou?)\n" +
+          kRefusalEnd);
   CHECK(gen.code == 1);
 }
 
@@ -455,10 +481,9 @@ TEST_CASE("exercises só apaga arquivos a mais com --force, e as pastas que fica
   CHECK(r.err ==
         "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
         "de alguém?) e seriam sobrescritos ou apagados:\n"
-        "  exercises/01-a/ajuda.cpp\n"
-        "  exercises/01-a/notas/ideias.txt\n"
-        "Nada foi escrito. Guarde esse trabalho (git stash, git commit) e rode de novo com "
-        "--force.\n");
+        "  exercises/01-a/ajuda.cpp: o arquivo não vem de solutions/\n"
+        "  exercises/01-a/notas/ideias.txt: o arquivo não vem de solutions/\n" +
+            kRefusalEnd);
   CHECK(r.code == 1);
   CHECK(t.exists("exercises/01-a/ajuda.cpp"));
 
@@ -504,20 +529,22 @@ TEST_CASE("exercises --proof-out escreve a versão da prova, com a resposta e a 
   CHECK(r.out == fs::path(out).generic_string() + "/01-a: 1 exercício com a chave HZ_STUB\n" +
                      fs::path(out).generic_string() + "/02-b: 3 exercícios com a chave HZ_STUB\n");
   CHECK(r.code == 0);
-  CHECK(
-      t.read("prova/02-b/dobro.cpp") ==
-      "#include \"soma.hpp\"\n"
-      "\n"
-      "#include \"hz/not_implemented.hpp\"\n"
-      "\n"
-      "int dobro(int a) {\n"
-      "  // EXERCICIO 02-b/dobro: devolva o dobro de a\n"
-      "  if (::hz::exercise_stubbed(\"02-b/dobro\")) throw ::hz::NotImplemented(\"02-b/dobro\",\n" +
-          std::string(71, ' ') +
-          "\"livro/02-b.md, \\\"Exercício 2 — O dobro\\\"\");\n"
-          "  return soma(a, a);\n"
-          "  // FIM-EXERCICIO\n"
-          "}\n");
+  CHECK(t.read("prova/02-b/dobro.cpp") ==
+        "#include \"soma.hpp\"\n"
+        "\n"
+        "#include \"hz/not_implemented.hpp\"\n"
+        "\n" +
+            small::kOwnArea +
+            "\n"
+            "int dobro(int a) {\n"
+            "  // EXERCICIO 02-b/dobro: devolva o dobro de a\n"
+            "  if (::hz::exercise_stubbed(\"02-b/dobro\")) throw "
+            "::hz::NotImplemented(\"02-b/dobro\",\n" +
+            std::string(71, ' ') +
+            "\"livro/02-b.md, \\\"Exercício 2 — O dobro\\\"\");\n"
+            "  return soma(a, a);\n"
+            "  // FIM-EXERCICIO\n"
+            "}\n");
   CHECK(t.read("prova/01-a/CMakeLists.txt") == small::kCMake);
   CHECK_FALSE(t.exists("exercises/01-a/soma.cpp"));
 }
@@ -636,4 +663,72 @@ TEST_CASE("exercises: etapa desconhecida, hints.md inválido e raiz sem solution
   CHECK(no_root.code == 2);
   CHECK(no_root.err == "hz-course: não achei " + (empty.root() / "solutions").generic_string() +
                            " (--root deve ser a raiz do repositório)\nveja: hz-course help\n");
+}
+
+TEST_CASE("stub_out: a área // SEU-CODIGO é do gerador, e uma solução que a tem é erro") {
+  const Catalog c = catalog_of({{"01-a/x", "S"}});
+  CHECK(stub("// SEU-CODIGO\n// FIM-SEU-CODIGO\n" + kRegion, &c).error ==
+        "solutions/01-a/f.cpp:1: a área // SEU-CODIGO é de exercises/ (o gerador a escreve, "
+        "vazia, em todo arquivo com regiões); apague-a da solução");
+  // Sem regiões, sem área: o arquivo sai idêntico.
+  CHECK(stub("#include <string>\n", &c).text == "#include <string>\n");
+  // Sem linha em branco depois do último #include, o gerador põe uma.
+  CHECK(stub("#include \"f.hpp\"\n" + kRegion, &c).text ==
+        "#include \"f.hpp\"\n\n#include \"hz/not_implemented.hpp\"\n\n" + small::kOwnArea + "\n" +
+            kStubbed);
+}
+
+TEST_CASE("exercises recusa apagar uma linha do aluno fora das regiões, mesmo commitada") {
+  Tree t;
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  // O aluno acrescenta uma função fora das regiões e da área, e faz o commit.
+  const std::string student = small::kSomaExercise01 + "int extra() { return 1; }\n";
+  t.write("exercises/01-a/soma.cpp", student);
+  commit_all(t);
+  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
+        "de alguém?) e seriam sobrescritos ou apagados:\n"
+        "  exercises/01-a/soma.cpp: a linha 13, fora das regiões e da área // SEU-CODIGO, não "
+        "veio de solutions/ (\"int extra() { return 1; }\")\n" +
+            kRefusalEnd);
+  CHECK(r.code == 1);
+  CHECK(t.read("exercises/01-a/soma.cpp") == student);
+}
+
+TEST_CASE("exercises nunca sobrescreve o código da área // SEU-CODIGO") {
+  Tree t;
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  commit_all(t);
+  const std::string student =
+      replaced(small::kSomaExercise01, "// FIM-SEU-CODIGO\n",
+               "#include <cmath>\nconstexpr int kUm = 1;\n// FIM-SEU-CODIGO\n");
+  t.write("exercises/01-a/soma.cpp", student);
+  // A solução muda fora da região: sem o código do aluno, o arquivo seria regenerado.
+  t.write("solutions/01-a/soma.cpp", "// Somas.\n" + small::kSoma01);
+  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
+  CHECK(r.err ==
+        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
+        "de alguém?) e seriam sobrescritos ou apagados:\n"
+        "  exercises/01-a/soma.cpp: há código entre // SEU-CODIGO e // FIM-SEU-CODIGO\n" +
+            kRefusalEnd);
+  CHECK(r.code == 1);
+  CHECK(t.read("exercises/01-a/soma.cpp") == student);
+}
+
+TEST_CASE("exercises regenera um stub cuja instrução mudou na solução desde o último commit") {
+  Tree t;
+  small::write_course(t);
+  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  commit_all(t);
+  t.write("solutions/01-a/soma.cpp",
+          replaced(small::kSoma01, "devolva a soma de a e b", "a soma de a e b"));
+  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
+  CHECK(r.err == "");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/01-a/soma.cpp") ==
+        replaced(small::kSomaExercise01, "devolva a soma de a e b", "a soma de a e b"));
 }

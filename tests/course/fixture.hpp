@@ -68,6 +68,16 @@ inline Run run_course(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
+// Faz de root um repositório git com tudo num commit (o gerador compara
+// exercises/ com o que a solução do último commit gera).
+inline void commit_all(const Tree& t) {
+  const std::string q = "'" + t.path() + "'";
+  const std::string line = "git -C " + q + " init -q && git -C " + q + " add -A && git -C " + q +
+                           " -c user.name=hz -c user.email=hz@example.com -c commit.gpgsign=false "
+                           "commit -q -m base >/dev/null 2>&1";
+  if (std::system(line.c_str()) != 0) throw std::runtime_error("git commit falhou");
+}
+
 // Troca a primeira ocorrência de `from` por `to` (o teste falha cedo se não há).
 inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const std::size_t at = text.find(from);
@@ -124,11 +134,18 @@ inline const std::string kSomaStub =
     "  throw hz::NotImplemented(\"01-a/soma\", \"livro/01-a.md, \\\"Exercício 1 — A soma\\\"\");\n"
     "  // FIM-EXERCICIO\n";
 
+// A área do aluno, vazia, como o gerador a escreve depois do último #include.
+inline const std::string kOwnArea =
+    "// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)\n"
+    "// FIM-SEU-CODIGO\n";
+
 // exercises/01-a/soma.cpp como o gerador o escreve.
 inline const std::string kSomaExercise01 =
     "#include \"soma.hpp\"\n"
     "\n"
     "#include \"hz/not_implemented.hpp\"\n"
+    "\n" +
+    kOwnArea +
     "\n"
     "int soma(int a, int b) {\n" +
     kSomaStub + "}\n";

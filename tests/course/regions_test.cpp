@@ -155,3 +155,53 @@ TEST_CASE("is_marker_line: as listagens omitem os marcadores da solução, não 
   CHECK_FALSE(is_marker_line("  // TODO EXERCICIO 01-a/x: faça"));
   CHECK_FALSE(is_marker_line("  return 1;"));
 }
+
+TEST_CASE("scan_regions acha a área // SEU-CODIGO e o código do aluno nela") {
+  const std::string text =
+      "#include \"f.hpp\"\n"
+      "\n"
+      "// SEU-CODIGO: o seu código\n"
+      "#include <cmath>\n"
+      "int ajuda() { return 1; }\n"
+      "// FIM-SEU-CODIGO\n"
+      "\n"
+      "int f() {\n"
+      "  // TODO EXERCICIO 01-a/x: faça x\n"
+      "  return ajuda();\n"
+      "  // FIM-EXERCICIO\n"
+      "}\n";
+  const auto scan = scan_regions(text, "f.cpp", Side::exercise);
+  CHECK(scan.error == "");
+  REQUIRE(scan.own.has_value());
+  CHECK(scan.own->open == 2);
+  CHECK(scan.own->close == 5);
+  CHECK(hz::course::own_body(scan) == "#include <cmath>\nint ajuda() { return 1; }\n");
+  CHECK(hz::course::has_code(hz::course::own_body(scan)));
+  CHECK_FALSE(hz::course::has_code(" \n\t\n"));
+  REQUIRE(scan.regions.size() == 1);
+  // Trocar o corpo da área não mexe no resto.
+  const auto empty = scan_regions(hz::course::with_own_body(scan, ""), "f.cpp", Side::exercise);
+  CHECK(hz::course::own_body(empty) == "");
+  CHECK(hz::course::outside_regions(empty) == hz::course::outside_regions(scan));
+  CHECK(hz::course::first_outside_difference(empty, scan) == 0);
+}
+
+TEST_CASE("scan_regions: a área do aluno fica fora das regiões, é uma só e fecha") {
+  CHECK(exercise_error("// SEU-CODIGO\nint a;\n") ==
+        "exercises/01-a/f.cpp:1: área // SEU-CODIGO sem // FIM-SEU-CODIGO");
+  CHECK(exercise_error("int a;\n// FIM-SEU-CODIGO\n") ==
+        "exercises/01-a/f.cpp:2: FIM-SEU-CODIGO sem o // SEU-CODIGO antes");
+  CHECK(exercise_error("// SEU-CODIGO\n// FIM-SEU-CODIGO\n// SEU-CODIGO: outra\n") ==
+        "exercises/01-a/f.cpp:3: uma segunda área // SEU-CODIGO (só há uma por arquivo)");
+  CHECK(exercise_error("  // TODO EXERCICIO 01-a/a: faça\n// SEU-CODIGO\n") ==
+        "exercises/01-a/f.cpp:2: a área // SEU-CODIGO fica fora das regiões de exercício");
+  CHECK(exercise_error("// SEU-CODIGO\n  // TODO EXERCICIO 01-a/a: faça\n") ==
+        "exercises/01-a/f.cpp:2: marcador de exercício dentro da área // SEU-CODIGO (aberta na "
+        "linha 1); feche com // FIM-SEU-CODIGO");
+  CHECK(exercise_error("// SEU CODIGO\n") ==
+        "exercises/01-a/f.cpp:1: marcador com grafia desconhecida: '// SEU CODIGO' (use "
+        "// EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
+  CHECK(exercise_error("// FIM-SEU-CODIGO aqui\n") ==
+        "exercises/01-a/f.cpp:1: marcador com grafia desconhecida: '// FIM-SEU-CODIGO aqui' (use "
+        "// EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
+}

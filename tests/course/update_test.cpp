@@ -200,7 +200,7 @@ TEST_CASE("update com marcadores quebrados na cópia do aluno não escreve nada"
   const auto r = t.update();
   CHECK(r.out == "");
   CHECK(r.err ==
-        "exercises/01-a/soma.cpp:6: região de exercício sem // FIM-EXERCICIO (conserte os "
+        "exercises/01-a/soma.cpp:9: região de exercício sem // FIM-EXERCICIO (conserte os "
         "marcadores na sua cópia e rode de novo)\n"
         "hz-course: nada foi atualizado\n");
   CHECK(r.code == 1);
@@ -271,4 +271,29 @@ TEST_CASE("update só olha o bit de execução nas permissões, como o git") {
         perms::owner_exec);
   CHECK((fs::status(t.student.root() / "livro/01-a.md").permissions() & perms::group_write) ==
         perms::group_write);
+}
+
+TEST_CASE("update leva o código da área // SEU-CODIGO para a área do arquivo novo") {
+  Trees t;
+  const std::string helper = "constexpr int kDois = 2;  // do aluno\n";
+  const std::string with_helper =
+      replaced(small::kSomaExercise01, "// FIM-SEU-CODIGO\n", helper + "// FIM-SEU-CODIGO\n");
+  t.student.write("exercises/01-a/soma.cpp", with_helper);
+  // A versão nova muda o arquivo fora das regiões e da área.
+  t.fresh.write("exercises/01-a/soma.cpp", "// versão 2 do curso\n" + small::kSomaExercise01);
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Suas respostas, levadas para o arquivo novo:\n"
+                   "  SEU-CODIGO  (exercises/01-a/soma.cpp)\n") != std::string::npos);
+  CHECK(t.student.read("exercises/01-a/soma.cpp") == "// versão 2 do curso\n" + with_helper);
+
+  // A versão nova sem a área: o código do aluno fica no último commit, e o update diz.
+  t.fresh.write("exercises/01-a/soma.cpp",
+                replaced(small::kSomaExercise01, small::kOwnArea + "\n", ""));
+  t.student.write("exercises/01-a/soma.cpp", with_helper);
+  const auto gone = t.update();
+  CHECK(gone.out.find("continua no último commit:\n"
+                      "  SEU-CODIGO  (git show HEAD:exercises/01-a/soma.cpp)\n") !=
+        std::string::npos);
 }

@@ -7,10 +7,11 @@
 // pasta entrega uma resposta antiga). `carry` leva o código que o aluno já
 // escreveu em exercises/01-loop para as regiões de mesmo id em
 // exercises/02-brakes que ainda são o stub gerado; uma região que o capítulo 2
-// reescreve tem id novo e não é levada. `fill` faz o contrário na correção:
-// põe nas regiões das etapas anteriores a resposta de referência, para que a
-// nota de uma etapa dependa só das regiões dela. `release` põe a resposta de
-// referência das etapas escolhidas na cópia dos alunos.
+// reescreve tem id novo e não é levada. O código da área // SEU-CODIGO de
+// cada arquivo vai para a área do arquivo de mesmo nome, se ela está vazia. `fill` faz o contrário
+// na correção: põe nas regiões das etapas anteriores a resposta de referência, para que a nota de
+// uma etapa dependa só das regiões dela. `release` põe a resposta de referência das etapas
+// escolhidas na cópia dos alunos.
 
 #include <filesystem>
 #include <string>
@@ -25,10 +26,14 @@ struct RegionMove {
   std::string file;  // relativo à raiz, com '/'
 };
 
+// O id com que a área do aluno (// SEU-CODIGO) aparece num RegionMove.
+inline constexpr const char* kOwnCode = "SEU-CODIGO";
+
 struct CarryReport {
   std::vector<RegionMove> carried;          // levadas
   std::vector<RegionMove> already_written;  // o destino já tinha código do aluno: ficou
   std::vector<RegionMove> not_answered;     // a origem ainda é o stub: nada a levar
+  std::vector<RegionMove> own_left;  // área com código sem área de mesmo arquivo no destino
   std::vector<std::string> errors;
 };
 

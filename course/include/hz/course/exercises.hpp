@@ -6,11 +6,15 @@
 // O stub de uma região é o marcador "// TODO EXERCICIO", a instrução, um
 // throw hz::NotImplemented com o id e a seção do livro, e o "// FIM-EXERCICIO".
 // Num arquivo com regiões, o gerador acrescenta #include "hz/not_implemented.hpp"
-// se faltar. Fora disso, o texto é idêntico ao da solução, byte a byte.
+// se faltar e, depois do último #include, a área do aluno vazia (// SEU-CODIGO
+// e // FIM-SEU-CODIGO, veja regions.hpp). Fora disso, o texto é idêntico ao da
+// solução, byte a byte.
 // exercises/NN/hints.md é escrito à mão e o gerador não o toca.
 
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +47,9 @@ struct StubbedFile {
 };
 
 StubbedFile stub_out(std::string_view text, std::string_view shown_path, const StubContext& ctx);
+
+// A linha de abertura da área do aluno, como o gerador a escreve.
+std::string_view own_area_open();
 
 // Arquivos cujo conteúdo passa pelo stub_out (fontes C++); os demais são
 // copiados como estão.
@@ -87,10 +94,19 @@ struct Drift {
   enum class Kind { missing, differs, mode, extra } kind;
   std::string path;           // relativo a root, com '/'
   bool student_work = false;  // differs/extra: há código que não é um stub gerado
+  std::string why;            // por que há (para a mensagem de recusa)
 };
 
-// hints.md não entra na comparação (é escrito à mão).
-std::vector<Drift> compare_stage(const std::filesystem::path& root, const StagePlan& plan);
+// O que o gerador escreveu antes num arquivo (relativo à etapa), se dá para
+// saber: o cli o calcula da solução do último commit.
+using PreviousGeneration = std::function<std::optional<std::string>(const std::string& rel)>;
+
+// hints.md não entra na comparação (é escrito à mão). Um fonte que difere
+// conta como trabalho de alguém (student_work) se tem uma região que não é o
+// stub, código na área do aluno ou, fora das regiões e da área, texto que não
+// é o que o gerador escreve agora nem o que `previous` diz que ele escreveu.
+std::vector<Drift> compare_stage(const std::filesystem::path& root, const StagePlan& plan,
+                                 const PreviousGeneration& previous = {});
 
 // Aplica as diferenças: escreve o que falta ou difere, acerta modos, remove o
 // que sobra (e pastas que ficaram vazias). Não toca o que tem student_work.

@@ -4,6 +4,8 @@
 //   // EXERCICIO 01-loop/loop: instrução         (abre uma região, na solução)
 //   // TODO EXERCICIO 01-loop/loop: instrução    (abre a mesma região, no exercício)
 //   // FIM-EXERCICIO                              (fecha, nos dois lados)
+//   // SEU-CODIGO: texto livre                    (abre a área do aluno, em exercises/)
+//   // FIM-SEU-CODIGO                             (fecha a área)
 //   // listing: nome        (ou "# listing: nome" em CMake/shell)
 //   // end-listing: nome
 // Uma linha que parece marcador mas foge da grafia vira `unknown`, para que um
@@ -14,7 +16,17 @@
 
 namespace hz::course {
 
-enum class MarkerKind { none, exercise, todo, end_exercise, listing, end_listing, unknown };
+enum class MarkerKind {
+  none,
+  exercise,
+  todo,
+  end_exercise,
+  own,
+  end_own,
+  listing,
+  end_listing,
+  unknown
+};
 
 struct Marker {
   MarkerKind kind = MarkerKind::none;
