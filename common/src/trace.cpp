@@ -1,6 +1,7 @@
 #include "hz/trace.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,12 +12,17 @@
 #include "hz/json_integer.hpp"
 #include "hz/terminal.hpp"
 #include "hz/text.hpp"
+#include "hz/trace_time.hpp"
+#include "hz/trace_words.hpp"
 
 namespace hz {
 
 using nlohmann::json;
 
 namespace {
+
+using words::plural;
+using words::usd;
 
 // Os eventos vêm do próprio harness, mas a linha humana não pode derrubar
 // nada por causa de um campo ausente ou de tipo errado.
@@ -54,24 +60,6 @@ std::string text(const json& event, const char* key) {
 bool flag(const json& event, const char* key) {
   auto it = event.find(key);
   return it != event.end() && it->is_boolean() && it->get<bool>();
-}
-
-std::string plural(long long count, const char* singular, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? singular : many);
-}
-
-// Dólares com a precisão de um micro-dólar, sem zeros inúteis: "0.0025", "2.00".
-std::string usd(double cost) {
-  long long micros = std::llround(cost * 1e6);
-  std::string sign;
-  if (micros < 0) {
-    sign = "-";
-    micros = -micros;
-  }
-  std::string cents = std::to_string(micros % 1000000);
-  cents.insert(0, 6 - cents.size(), '0');
-  while (cents.size() > 2 && cents.back() == '0') cents.pop_back();
-  return "US$ " + sign + std::to_string(micros / 1000000) + "." + cents;
 }
 
 // O custo de um evento. Com "cost_known" (etapa 02 em diante), sempre: o valor
@@ -252,9 +240,32 @@ std::string render_human(const json& event) {
   return line;
 }
 
-Trace::Trace() = default;
+TraceClock system_trace_clock() {
+  return [] {
+    return static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         std::chrono::system_clock::now().time_since_epoch())
+                                         .count());
+  };
+}
+
+TraceClock stepping_trace_clock(std::int64_t start, std::int64_t step) {
+  return [next = start, step]() mutable {
+    const std::int64_t now = next;
+    next += step;
+    return now;
+  };
+}
+
+TraceClock anchored_trace_clock(std::function<std::int64_t()> monotonic) {
+  const std::int64_t wall = system_trace_clock()();
+  const std::int64_t origin = monotonic();
+  return [monotonic = std::move(monotonic), wall, origin] { return wall + (monotonic() - origin); };
+}
+
+Trace::Trace() : Trace(TraceOptions{}) {}
 
 Trace::Trace(TraceOptions options) : options_(std::move(options)) {
+  if (!options_.clock) options_.clock = system_trace_clock();
   if (options_.jsonl_path) {
     jsonl_.open(*options_.jsonl_path, std::ios::binary | std::ios::trunc);
     if (!jsonl_) {
@@ -271,12 +282,49 @@ void Trace::note_failure(int error) {
   if (options_.warnings != nullptr) *options_.warnings << failure_ << '\n' << std::flush;
 }
 
+void Trace::set_clock(TraceClock clock) {
+  options_.clock = clock ? std::move(clock) : system_trace_clock();
+}
+
+// A hora do evento e, em quem fecha algo, a duração desde quem abriu.
+json Trace::stamped(const json& event) {
+  json out = event;
+  const std::int64_t now = options_.clock();
+  out["time"] = format_trace_time(now);
+  out.erase("duration_ms");
+  const std::string name = text(event, "event");
+  const auto close = [&](std::optional<std::int64_t>& started) {
+    if (started) out["duration_ms"] = duration_ms(now - *started);
+    started.reset();
+  };
+  if (!turn_started_) turn_started_ = now;
+  if (name == "model_request") {
+    model_started_ = now;
+    if (!model_.empty()) out["model"] = model_;
+  } else if (name == "model_response" || name == "model_error") {
+    close(model_started_);
+  } else if (name == "tool_start") {
+    tools_started_[text(event, "call_id")] = now;
+  } else if (name == "tool_end") {
+    if (auto it = tools_started_.find(text(event, "call_id")); it != tools_started_.end()) {
+      out["duration_ms"] = duration_ms(now - it->second);
+      tools_started_.erase(it);
+    }
+  } else if (name == "turn_end") {
+    close(turn_started_);
+    model_started_.reset();
+    tools_started_.clear();
+  }
+  return out;
+}
+
 void Trace::emit(const json& event) {
+  const json line = event.is_object() ? stamped(event) : event;
   if (jsonl_.is_open() && !failed()) {
     // Uma linha por evento e flush a cada uma: depois de um crash, o arquivo
     // ainda conta a história até o último evento.
     errno = 0;
-    jsonl_ << event.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+    jsonl_ << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
     jsonl_.flush();
     if (!jsonl_) note_failure(errno);
   }

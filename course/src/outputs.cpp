@@ -69,6 +69,11 @@ std::string normalize_output(std::string text, const std::string& out_dir) {
   static const std::regex kTemp(R"((/[^\s'"]*)?/hz-([a-z-]+)-[A-Za-z0-9]{6}\b)");
   text = std::regex_replace(text, kPort, "127.0.0.1:...");
   text = std::regex_replace(text, kTemp, "/tmp/hz-$2-...");
+  // A hora e as durações do trace JSONL mudam a cada execução.
+  static const std::regex kTime(R"re("time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z")re");
+  static const std::regex kDuration(R"re("duration_ms":[0-9.eE+-]+)re");
+  text = std::regex_replace(text, kTime, R"("time":"...")");
+  text = std::regex_replace(text, kDuration, R"("duration_ms":...)");
   return text;
 }
 

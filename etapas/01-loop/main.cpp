@@ -82,6 +82,7 @@ int run(int argc, char** argv) {
     std::cerr << "hz-01-loop: " << session.error().message << "\n";
     return session.error().exit_code;
   }
+  (*trace)->set_model(session->model_name);  // o "model" de cada model_request no JSONL
   const bool color = hz::wants_color(2);
   std::cerr << hz::paint(hz::stage::describe(*session), hz::Tint::dim, color);
 

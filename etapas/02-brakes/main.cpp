@@ -101,6 +101,7 @@ int run(int argc, char** argv) {
     std::cerr << kProgram << ": " << session.error().message << "\n";
     return session.error().exit_code;
   }
+  (*trace)->set_model(session->model_name);  // o "model" de cada model_request no JSONL
   const bool color = hz::wants_color(2);
 
   // Ctrl-C, SIGTERM e SIGHUP só marcam a flag; quem a lê é o loop, o transporte e o run_shell.
@@ -114,6 +115,8 @@ int run(int argc, char** argv) {
   config.budget = &budget;
   hz::stage::apply_limits(config, *limits);
   config.clock = &clock;
+  // As horas e as durações do trace saem do mesmo relógio que o prazo e o backoff.
+  (*trace)->set_clock(hz::stage::trace_clock_of(clock));
   config.cancel = &cancel;
 
   std::cerr << hz::paint(

@@ -252,6 +252,7 @@ int run(int argc, char** argv) {
     std::cerr << kProgram << ": " << session.error().message << "\n";
     return session.error().exit_code;
   }
+  (*trace)->set_model(session->model_name);  // o "model" de cada model_request no JSONL
   // O journal grava a pasta de trabalho, e uma retomada volta a ela: a cópia
   // temporária de um cenário fica.
   if (!journal_path.empty()) session->temporary.keep();
@@ -268,6 +269,8 @@ int run(int argc, char** argv) {
   config.budget = &budget;
   hz::stage::apply_limits(config, *limits);
   config.clock = &clock;
+  // As horas e as durações do trace saem do mesmo relógio que o prazo e o backoff.
+  (*trace)->set_clock(hz::stage::trace_clock_of(clock));
   config.cancel = &cancel;
   config.repetition = *repetition;
   const hz::Workspace workspace(session->workspace);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -23,6 +24,7 @@
 #include "hz/stage/limits.hpp"
 #include "hz/terminal.hpp"
 #include "hz/text.hpp"
+#include "hz/trace.hpp"
 #include "money.hpp"
 
 namespace hz::stage {
@@ -133,6 +135,17 @@ inline void show_spent(std::ostream& err, const Budget& budget, const Limits& li
   err << paint("  orçamento da conversa: US$ " + format_usd(budget.spent()) + " de US$ " +
                    format_usd(*limits.budget) + " gastos\n",
                Tint::dim, color);
+}
+
+// O relógio do trace seguindo o do loop (LoopConfig::clock): a hora de
+// parede de quando o trace passa a usá-lo, mais o quanto `clock` andou desde
+// então. Pré-condição: clock vive mais que o trace que o usa.
+inline TraceClock trace_clock_of(const Clock& clock) {
+  return anchored_trace_clock([&clock] {
+    return static_cast<std::int64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(clock.now().time_since_epoch())
+            .count());
+  });
 }
 
 }  // namespace hz::stage

@@ -95,7 +95,9 @@ inline std::vector<std::string> event_names(const std::vector<nlohmann::json>& e
 }
 
 // Um Trace que grava num JSONL temporário, para o teste ler o que foi emitido.
-// Cada emit já vai para o disco (o Trace dá flush por linha).
+// Cada emit já vai para o disco (o Trace dá flush por linha). O relógio é
+// falso: a primeira hora é 2025-06-02T09:00:00Z e cada evento anda 1 ms (os
+// testes comparam campos, não horas; as horas só precisam ser as mesmas).
 class RecordedTrace {
  public:
   RecordedTrace() : trace_(options(dir_)) {}
@@ -107,12 +109,21 @@ class RecordedTrace {
   static TraceOptions options(const testing::TempDir& dir) {
     TraceOptions options;
     options.jsonl_path = dir / "trace.jsonl";
+    options.clock = stepping_trace_clock(1'748'854'800'000'000'000LL, 1'000'000);
     return options;
   }
 
   testing::TempDir dir_;
   Trace trace_;
 };
+
+// O evento sem o que o relógio do Trace acrescenta ("time", "duration_ms"),
+// para comparar um evento inteiro.
+inline nlohmann::json without_times(nlohmann::json event) {
+  event.erase("time");
+  event.erase("duration_ms");
+  return event;
+}
 
 // Confere os eventos campo a campo: em cada evento esperado, só os campos que
 // ele nomeia (as etapas seguintes acrescentam campos aos mesmos eventos).

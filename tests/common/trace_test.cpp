@@ -1,16 +1,25 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "hz/json_integer.hpp"
 #include "hz/saturating.hpp"
 #include "hz/terminal.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/trace.hpp"
+#include "hz/trace_time.hpp"
 
 using nlohmann::json;
+
+namespace {
+// 2025-06-02T09:00:00Z (uma segunda-feira), em nanossegundos desde 1970.
+constexpr std::int64_t kMonday9h = 1'748'854'800'000'000'000LL;
+}  // namespace
 
 TEST_CASE("render_human escreve a linha de model_request") {
   CHECK(
@@ -215,23 +224,147 @@ TEST_CASE("render_human não lança com campos de tipo errado") {
         "→ modelo: chamada 0 (0 mensagens)");
 }
 
-TEST_CASE("Trace grava uma linha JSON por evento e a linha humana") {
+TEST_CASE("Trace grava uma linha JSON por evento, com a hora, e a linha humana") {
   hz::testing::TempDir dir;
   std::ostringstream human;
   {
-    hz::Trace trace({&human, false, dir / "trace.jsonl"});
+    hz::TraceOptions options;
+    options.human = &human;
+    options.jsonl_path = dir / "trace.jsonl";
+    options.clock = hz::stepping_trace_clock(kMonday9h, 250'000'000);
+    hz::Trace trace(options);
     trace.emit({{"event", "model_request"}, {"turn", 1}, {"messages", 2}, {"tools", 5}});
     // Já está no disco antes do próximo evento (flush por evento).
     CHECK(dir.read("trace.jsonl") ==
-          "{\"event\":\"model_request\",\"messages\":2,\"tools\":5,\"turn\":1}\n");
+          "{\"event\":\"model_request\",\"messages\":2,\"time\":\"2025-06-02T09:00:00.000000Z\","
+          "\"tools\":5,\"turn\":1}\n");
     trace.emit({{"event", "turn_end"}, {"outcome", "success"}, {"turns", 1}});
   }
   CHECK(dir.read("trace.jsonl") ==
-        "{\"event\":\"model_request\",\"messages\":2,\"tools\":5,\"turn\":1}\n"
-        "{\"event\":\"turn_end\",\"outcome\":\"success\",\"turns\":1}\n");
+        "{\"event\":\"model_request\",\"messages\":2,\"time\":\"2025-06-02T09:00:00.000000Z\","
+        "\"tools\":5,\"turn\":1}\n"
+        "{\"duration_ms\":250.0,\"event\":\"turn_end\",\"outcome\":\"success\","
+        "\"time\":\"2025-06-02T09:00:00.250000Z\",\"turns\":1}\n");
+  // A linha humana não mostra horas: o que o livro captura do stderr não muda de uma vez para
+  // outra.
   CHECK(human.str() ==
         "→ modelo: chamada 1 (2 mensagens)\n"
         "■ desfecho: success · 1 chamada ao modelo\n");
+}
+
+namespace {
+// Lê o JSONL de um TempDir, um evento por linha.
+std::vector<json> events_in(const hz::testing::TempDir& dir) {
+  std::vector<json> events;
+  std::istringstream in(dir.read("trace.jsonl"));
+  for (std::string line; std::getline(in, line);) events.push_back(json::parse(line));
+  return events;
+}
+}  // namespace
+
+TEST_CASE("Trace dá a duração de cada ferramenta, de cada chamada ao modelo e do turno") {
+  hz::testing::TempDir dir;
+  {
+    hz::TraceOptions options;
+    options.jsonl_path = dir / "trace.jsonl";
+    // 1 ms por leitura: o evento N sai em 09:00:00 + N ms.
+    options.clock = hz::stepping_trace_clock(kMonday9h, 1'000'000);
+    hz::Trace trace(options);
+    trace.set_model("roteiro");
+    trace.emit({{"event", "model_request"}, {"turn", 1}});                        // 0
+    trace.emit({{"event", "model_error"}, {"turn", 1}, {"time", "antes"}});       // 1
+    trace.emit({{"event", "retry"}, {"turn", 1}});                                // 2
+    trace.emit({{"event", "model_request"}, {"turn", 1}});                        // 3
+    trace.emit({{"event", "model_response"}, {"turn", 1}, {"duration_ms", -1}});  // 4
+    trace.emit({{"event", "tool_start"}, {"call_id", "a"}});                      // 5
+    trace.emit({{"event", "tool_start"}, {"call_id", "b"}});                      // 6
+    trace.emit({{"event", "tool_end"}, {"call_id", "b"}});                        // 7
+    trace.emit({{"event", "tool_end"}, {"call_id", "a"}});                        // 8
+    trace.emit({{"event", "tool_end"}, {"call_id", "sem-inicio"}});               // 9
+    trace.emit({{"event", "turn_end"}, {"outcome", "success"}});                  // 10
+    trace.emit({{"event", "model_request"}, {"turn", 1}});                        // 11
+    trace.emit({{"event", "turn_end"}, {"outcome", "success"}});                  // 12
+  }
+  const std::vector<json> events = events_in(dir);
+  REQUIRE(events.size() == 13);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    CAPTURE(i);
+    char expected[40];
+    std::snprintf(expected, sizeof expected, "2025-06-02T09:00:00.%03zu000Z", i);
+    CHECK(events[i]["time"] == expected);
+  }
+  const auto duration = [&](std::size_t i) {
+    return events[i].contains("duration_ms") ? events[i]["duration_ms"].dump() : "(nenhuma)";
+  };
+  CHECK(duration(0) == "(nenhuma)");
+  CHECK(duration(1) == "1.0");  // a tentativa que falhou, desde o seu model_request
+  CHECK(duration(2) == "(nenhuma)");
+  CHECK(duration(4) == "1.0");  // o -1 que veio é trocado
+  CHECK(duration(7) == "1.0");  // b: 6 → 7
+  CHECK(duration(8) == "3.0");  // a: 5 → 8, pelo call_id
+  CHECK(duration(9) == "(nenhuma)");
+  CHECK(duration(10) == "10.0");  // o turno: do primeiro evento ao turn_end
+  CHECK(duration(12) == "1.0");   // o segundo turno começa no evento depois do turn_end
+  CHECK(events[0]["model"] == "roteiro");
+  CHECK(events[3]["model"] == "roteiro");
+  CHECK_FALSE(events[4].contains("model"));
+}
+
+TEST_CASE("anchored_trace_clock anda com o relógio monotônico, a partir da hora do sistema") {
+  long long monotonic = 5'000;
+  hz::TraceClock clock = hz::anchored_trace_clock([&monotonic] { return monotonic; });
+  const std::int64_t before = hz::system_trace_clock()();
+  const std::int64_t first = clock();
+  monotonic += 1'500'000'000;  // o relógio do loop andou 1,5 s (um backoff num FakeClock)
+  CHECK(clock() - first == 1'500'000'000);
+  // A âncora é a hora de parede de quando o relógio foi criado.
+  CHECK(first <= before);
+  CHECK(before - first < 60'000'000'000LL);
+}
+
+TEST_CASE("Trace::set_clock troca o relógio no meio, e vazio volta ao do sistema") {
+  hz::testing::TempDir dir;
+  {
+    hz::TraceOptions options;
+    options.jsonl_path = dir / "trace.jsonl";
+    hz::Trace trace(options);
+    trace.emit({{"event", "model_request"}});
+    trace.set_clock(hz::stepping_trace_clock(kMonday9h, 0));
+    trace.emit({{"event", "model_request"}});
+    trace.set_clock({});
+    trace.emit({{"event", "model_request"}});
+  }
+  const std::vector<json> events = events_in(dir);
+  REQUIRE(events.size() == 3);
+  CHECK(events[1]["time"] == "2025-06-02T09:00:00.000000Z");
+  // O relógio do sistema: uma hora deste século, no formato do trace.
+  const auto current = [](const json& event) {
+    const auto at = hz::parse_trace_time(event["time"].get<std::string>());
+    return at && *at > kMonday9h;
+  };
+  CHECK(current(events[0]));
+  CHECK(current(events[2]));
+  CHECK(events[2]["time"] != events[1]["time"]);
+}
+
+TEST_CASE("format_trace_time e parse_trace_time vão e voltam; o resto é recusado") {
+  CHECK(hz::format_trace_time(0) == "1970-01-01T00:00:00.000000Z");
+  CHECK(hz::format_trace_time(kMonday9h + 1'234'567'891) == "2025-06-02T09:00:01.234567Z");
+  CHECK(hz::format_trace_time(951'782'400'000'000'000LL) == "2000-02-29T00:00:00.000000Z");
+  CHECK(hz::format_trace_time(-1'000) == "1969-12-31T23:59:59.999999Z");
+  CHECK(hz::parse_trace_time("2025-06-02T09:00:01.234567Z") == kMonday9h + 1'234'567'000);
+  CHECK(hz::parse_trace_time("2025-06-02T09:00:01Z") == kMonday9h + 1'000'000'000);
+  CHECK(hz::parse_trace_time("2025-06-02T09:00:01.5Z") == kMonday9h + 1'500'000'000);
+  CHECK(hz::parse_trace_time("2000-02-29T00:00:00.000000Z") == 951'782'400'000'000'000LL);
+  for (const char* bad :
+       {"", "ontem", "2025-06-02", "2025-06-02T09:00:01.Z", "2025-06-02 09:00:01Z",
+        "2025-06-02T09:00:01+00:00", "2025-02-30T00:00:00Z", "2025-13-01T00:00:00Z",
+        "2025-06-02T24:00:00Z", "2025-06-02T09:00:01.1234567890Z", "2025-06-02T09:00:01Zx"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(hz::parse_trace_time(bad).has_value());
+  }
+  CHECK(hz::duration_ms(1'234'567) == 1.235);
+  CHECK(hz::duration_ms(0) == 0.0);
 }
 
 TEST_CASE("Trace pinta a linha humana só com cor ligada") {
@@ -363,10 +496,12 @@ TEST_CASE("Trace que escreve tudo não acusa falha") {
   options.jsonl_path = dir / "trace.jsonl";
   std::ostringstream warnings;
   options.warnings = &warnings;
+  options.clock = hz::stepping_trace_clock(kMonday9h, 0);
   hz::Trace trace(options);
   trace.emit({{"event", "model_request"}, {"turn", 1}});
   CHECK_FALSE(trace.failed());
   CHECK(trace.failure().empty());
   CHECK(warnings.str().empty());
-  CHECK(dir.read("trace.jsonl") == "{\"event\":\"model_request\",\"turn\":1}\n");
+  CHECK(dir.read("trace.jsonl") ==
+        "{\"event\":\"model_request\",\"time\":\"2025-06-02T09:00:00.000000Z\",\"turn\":1}\n");
 }

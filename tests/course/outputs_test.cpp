@@ -75,6 +75,17 @@ TEST_CASE("normalize_output troca as pastas temporárias hz-NOME-XXXXXX") {
       "hz-ws-abc123 /tmp/hz-ws-abc12 /tmp/hz-ws-abc1234 /tmp/hz-Ws-abc123");
 }
 
+TEST_CASE("normalize_output troca a hora e as durações do trace JSONL por ...") {
+  CHECK(normalize_output(
+            R"({"duration_ms":12.345,"event":"tool_end","time":"2025-06-02T09:00:01.234567Z"})"
+            "\n",
+            "") == R"({"duration_ms":...,"event":"tool_end","time":"..."})"
+                   "\n");
+  // Só o campo do trace: um texto qualquer com uma data fica como está.
+  CHECK(normalize_output(R"({"summary":"2025-06-02T09:00:01Z","time_left":3})", "") ==
+        R"({"summary":"2025-06-02T09:00:01Z","time_left":3})");
+}
+
 TEST_CASE("normalize_output troca a pasta HZ_OUT antes das outras") {
   CHECK(normalize_output("escrito em /tmp/hz-saida-Q1w2E3/t.jsonl e /tmp/hz-saida-Q1w2E3\n",
                          "/tmp/hz-saida-Q1w2E3") == "escrito em $HZ_OUT/t.jsonl e $HZ_OUT\n");
