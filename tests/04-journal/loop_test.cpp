@@ -128,6 +128,15 @@ Done uninterrupted(std::string_view scenario, const std::filesystem::path& path,
   return {result, history};
 }
 
+// Os registros note de um journal lido, na ordem.
+std::vector<json> notes_of(const std::vector<hz::Record>& records) {
+  std::vector<json> notes;
+  for (const hz::Record& record : records) {
+    if (record.type == hz::RecordType::note) notes.push_back(record.rec);
+  }
+  return notes;
+}
+
 std::vector<std::string> lines_of(const std::string& bytes) {
   std::vector<std::string> lines;
   std::size_t from = 0;
@@ -199,10 +208,7 @@ TEST_CASE("o aviso no resultado que não é o último do passo: o registro note 
   CHECK(done.history[10].content == "página a partir de 18");
   auto read = hz::read_journal(dir / "j.jsonl");
   REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
-  std::vector<json> notes;
-  for (const hz::Record& record : read->records) {
-    if (record.type == hz::RecordType::note) notes.push_back(record.rec);
-  }
+  const std::vector<json> notes = notes_of(read->records);
   REQUIRE(notes.size() == 1);
   CHECK(notes[0]["call_id"] == test_id);
   auto state = hz::rebuild_state(read->records);
@@ -217,10 +223,7 @@ TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no tur
   CHECK(done.result.model_calls == 7);
   auto read = hz::read_journal(dir / "j.jsonl");
   REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
-  std::vector<json> notes;
-  for (const hz::Record& record : read->records) {
-    if (record.type == hz::RecordType::note) notes.push_back(record.rec);
-  }
+  const std::vector<json> notes = notes_of(read->records);
   REQUIRE(notes.size() == 1);
   CHECK(notes[0]["budget"] == true);
   CHECK(notes[0]["seq"] == 2 + 5 * 3 + 1);  // depois do reply, intent e result de 5 passos
