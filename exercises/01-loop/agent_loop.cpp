@@ -51,7 +51,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 // end-listing: call-model
 
 // listing: run-tool
-Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
   // TODO EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   throw hz::NotImplemented("01-loop/run-tool",
                            "livro/01-loop.md, \"Exercício 6 — Uma ferramenta no trace\"");

@@ -229,7 +229,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
 // end-listing: call-with-retry
 
 // listing: run-tool
-Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
   // TODO EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   throw hz::NotImplemented("01-loop/run-tool",
                            "livro/01-loop.md, \"Exercício 6 — Uma ferramenta no trace\"");

@@ -60,7 +60,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 // end-listing: call-model
 
 // listing: run-tool
-Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
   // EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   trace.emit({{"event", "tool_start"},
               {"turn", turn},
@@ -74,7 +74,7 @@ Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int t
               {"ok", result.ok},
               {"output_bytes", result.output_bytes},
               {"summary", brief(result.message.content, 2, 120)}});
-  return std::move(result.message);
+  return result;
   // FIM-EXERCICIO
 }
 // end-listing: run-tool
@@ -99,7 +99,7 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
     }
     // Uma mensagem tool por pedido, na ordem em que vieram.
     for (const ToolCall& call : reply.message.tool_calls) {
-      history.push_back(run_tool(call, tools, trace, turn));
+      history.push_back(run_tool(call, tools, trace, turn).message);
     }
   }
   result.outcome = Outcome::max_turns;

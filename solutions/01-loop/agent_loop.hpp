@@ -68,9 +68,10 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 // listing: run-tool
 // Despacha uma tool call entre os eventos tool_start {turn, call_id, name,
-// arguments} e tool_end {turn, call_id, ok, output_bytes, summary} e devolve a
-// mensagem tool que responde a ela. summary: brief(texto, 2, 120).
-Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn);
+// arguments} e tool_end {turn, call_id, ok, output_bytes, summary} e devolve o
+// resultado do despacho (a mensagem tool que responde a ela, o ok e os bytes).
+// summary: brief(texto, 2, 120).
+ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn);
 // end-listing: run-tool
 
 }  // namespace hz

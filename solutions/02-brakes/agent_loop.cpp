@@ -266,7 +266,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
 // end-listing: call-with-retry
 
 // listing: run-tool
-Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
   // EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   trace.emit({{"event", "tool_start"},
               {"turn", turn},
@@ -280,7 +280,7 @@ Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int t
               {"ok", result.ok},
               {"output_bytes", result.output_bytes},
               {"summary", brief(result.message.content, 2, 120)}});
-  return std::move(result.message);
+  return result;
   // FIM-EXERCICIO
 }
 // end-listing: run-tool
@@ -312,7 +312,7 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
         skip_tools(history, state.last_calls, i, *stop, trace, turn);
         return end(*stop);
       }
-      history.push_back(run_tool(state.last_calls[i], tools, trace, turn));
+      history.push_back(run_tool(state.last_calls[i], tools, trace, turn).message);
       state.last_results.push_back(history.back());
     }
     const Decision decision = brakes.after_step(state);

@@ -299,7 +299,7 @@ Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
 // end-listing: call-with-retry
 
 // listing: run-tool
-Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
+ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int turn) {
   // EXERCICIO 01-loop/run-tool: a chamada despachada, com o seu par de eventos no trace
   trace.emit({{"event", "tool_start"},
               {"turn", turn},
@@ -313,7 +313,7 @@ Message run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, int t
               {"ok", result.ok},
               {"output_bytes", result.output_bytes},
               {"summary", brief(result.message.content, 2, 120)}});
-  return std::move(result.message);
+  return result;
   // FIM-EXERCICIO
 }
 // end-listing: run-tool
@@ -322,46 +322,30 @@ namespace {
 
 // listing: journaled-tool
 
-// Responde a uma chamada com o resultado já conhecido (a retomada decidiu
-// done ou unknown): grava o result e põe a mensagem tool no histórico.
-bool answer_with(std::vector<Message>& history, const ToolCall& call, const ToolOutput& output,
-                 const ToolBox& tools, const LoopConfig& config, TurnState& state) {
-  ToolResult result = tool_result(call, output, tools.max_output_bytes());
-  if (!journaled(config, state, result_record(call.id, {result.ok, result.message.content}))) {
+// Grava o result de uma chamada e põe a mensagem tool no histórico.
+bool record_result(std::vector<Message>& history, ToolResult result, const LoopConfig& config,
+                   TurnState& state) {
+  const Message& message = result.message;
+  if (!journaled(config, state,
+                 result_record(message.tool_call_id, {result.ok, message.content}))) {
     return false;
   }
   history.push_back(std::move(result.message));
   return true;
 }
 
-// Roda a ferramenta e grava o resultado; a intenção já está no journal. Os
-// eventos são os de run_tool, mas o result precisa do ok, que a mensagem não leva.
+// Roda a ferramenta (com os eventos de run_tool) e grava o resultado; a
+// intenção já está no journal.
 bool run_effect(std::vector<Message>& history, const ToolCall& call, const ToolBox& tools,
                 const LoopConfig& config, TurnState& state, Trace& trace, int turn) {
-  trace.emit({{"event", "tool_start"},
-              {"turn", turn},
-              {"call_id", call.id},
-              {"name", call.name},
-              {"arguments", call.arguments}});
-  ToolResult result = tools.dispatch(call);
-  trace.emit({{"event", "tool_end"},
-              {"turn", turn},
-              {"call_id", call.id},
-              {"ok", result.ok},
-              {"output_bytes", result.output_bytes},
-              {"summary", brief(result.message.content, 2, 120)}});
-  if (!journaled(config, state, result_record(call.id, {result.ok, result.message.content}))) {
-    return false;
-  }
-  history.push_back(std::move(result.message));
-  return true;
+  return record_result(history, run_tool(call, tools, trace, turn), config, state);
 }
 
 // A intenção no journal ANTES de a ferramenta rodar; depois o efeito e o resultado.
 bool run_journaled(std::vector<Message>& history, const ToolCall& call, const ToolBox& tools,
                    const LoopConfig& config, TurnState& state, Trace& trace, int turn) {
   if (config.journal == nullptr) {
-    history.push_back(run_tool(call, tools, trace, turn));
+    history.push_back(run_tool(call, tools, trace, turn).message);
     return true;
   }
   if (!journaled(config, state, intent_record(intent_for(call, tools, config.workspace)))) {
@@ -379,7 +363,9 @@ bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay*
   if (replay->kind == Replay::Kind::run) {
     return run_effect(history, call, tools, config, state, trace, turn);
   }
-  return answer_with(history, call, replay->result, tools, config, state);
+  // done ou unknown: o resultado já é conhecido, a ferramenta não roda.
+  return record_result(history, tool_result(call, replay->result, tools.max_output_bytes()), config,
+                       state);
 }
 
 // end-listing: journaled-tool

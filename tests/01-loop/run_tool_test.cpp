@@ -28,12 +28,14 @@ hz::Tool constant_tool(std::string name, std::string text) {
 
 TEST_SUITE_BEGIN("01-loop/run-tool");
 
-TEST_CASE("run_tool devolve a mensagem tool que o despacho produziu") {
+TEST_CASE("run_tool devolve o resultado que o despacho produziu") {
   const hz::ToolBox box({echo_tool()});
   hz::test01::RecordedTrace recorded;
-  const Message message =
+  const hz::ToolResult result =
       hz::run_tool(ToolCall{"c1", "echo", R"({"text": "oi"})"}, box, recorded.trace(), 2);
-  CHECK(message == Message::tool("c1", "oi"));
+  CHECK(result.message == Message::tool("c1", "oi"));
+  CHECK(result.ok);
+  CHECK(result.output_bytes == 2);
 }
 
 TEST_CASE("run_tool emite tool_start e tool_end com os campos do contrato") {
@@ -57,11 +59,12 @@ TEST_CASE("run_tool emite tool_start e tool_end com os campos do contrato") {
 TEST_CASE("run_tool registra o erro do despacho com ok falso") {
   const hz::ToolBox box({echo_tool()});
   hz::test01::RecordedTrace recorded;
-  const Message message =
+  const hz::ToolResult result =
       hz::run_tool(ToolCall{"c9", "apagar_tudo", "{}"}, box, recorded.trace(), 1);
   const std::string error =
       "erro: ferramenta desconhecida \"apagar_tudo\". Ferramentas disponíveis: echo.";
-  CHECK(message == Message::tool("c9", error));
+  CHECK(result.message == Message::tool("c9", error));
+  CHECK_FALSE(result.ok);
   const std::vector<json> expected{{{"event", "tool_start"},
                                     {"turn", 1},
                                     {"call_id", "c9"},
@@ -103,8 +106,11 @@ TEST_CASE("run_tool conta no tool_end os bytes de antes do corte") {
   const std::string big(100, 'z');
   const hz::ToolBox box({constant_tool("grande", big)}, {}, 64);
   hz::test01::RecordedTrace recorded;
-  const Message message = hz::run_tool(ToolCall{"c1", "grande", "{}"}, box, recorded.trace(), 1);
+  const hz::ToolResult result =
+      hz::run_tool(ToolCall{"c1", "grande", "{}"}, box, recorded.trace(), 1);
+  const Message& message = result.message;
   CHECK(message == Message::tool("c1", hz::truncate_middle(big, 64)));
+  CHECK(result.output_bytes == 100);
   const std::vector<json> expected{{{"event", "tool_start"}, {"call_id", "c1"}},
                                    {{"event", "tool_end"},
                                     {"call_id", "c1"},
