@@ -12,6 +12,7 @@
 //
 // Texto do modelo e do cenário só chega ao terminal escapado (hz::printable).
 #include <cstddef>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -34,6 +35,22 @@
 namespace {
 
 constexpr const char* kProgram = "hz-01-loop";
+
+// Com prompt, um turno só (mostrado como a linha do usuário); sem ele, o chat
+// no stdin, uma linha por turno. Etapa 01: uma falha do provedor encerra o
+// programa (código 1); a etapa 02 faz retry e a transforma no desfecho
+// provider_error.
+int converse(const std::string& prompt, bool color,
+             const std::function<int(const std::string&)>& one_turn) {
+  try {
+    if (prompt.empty()) return hz::stage::run_chat(std::cin, std::cerr, one_turn);
+    std::cerr << hz::stage::user_line(prompt, color) << "\n";
+    return one_turn(prompt);
+  } catch (const hz::ProviderFailure& failure) {
+    std::cerr << kProgram << ": erro do provedor: " << hz::printable(failure.what()) << "\n";
+    return 1;
+  }
+}
 
 int run(int argc, char** argv) {
   hz::stage::StageFlags flags;
@@ -79,22 +96,9 @@ int run(int argc, char** argv) {
     return hz::exit_code(result.outcome);
   };
 
-  int code = 0;
-  try {
-    const std::string& prompt =
-        flags.common.prompt.empty() ? session->scenario_prompt : flags.common.prompt;
-    if (!prompt.empty()) {
-      std::cerr << hz::stage::user_line(prompt, color) << "\n";
-      code = one_turn(prompt);
-    } else {
-      code = hz::stage::run_chat(std::cin, std::cerr, one_turn);
-    }
-  } catch (const hz::ProviderFailure& failure) {
-    // Etapa 01: uma falha do provedor encerra o programa. A etapa 02 faz
-    // retry e a transforma no desfecho provider_error.
-    std::cerr << kProgram << ": erro do provedor: " << hz::printable(failure.what()) << "\n";
-    code = 1;
-  }
+  const std::string& prompt =
+      flags.common.prompt.empty() ? session->scenario_prompt : flags.common.prompt;
+  const int code = converse(prompt, color, one_turn);
   return hz::stage::closing_code(std::cerr, kProgram, *session, answer_lost, (*trace)->failed(),
                                  code);
 }
