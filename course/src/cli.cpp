@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/cli.hpp"
 #include "hz/course/carry.hpp"
 #include "hz/course/catalog.hpp"
 #include "hz/course/counts.hpp"
@@ -106,30 +107,50 @@ constexpr const char* kUsage =
     "  --version\n"
     "      mostra a versão\n";
 
-// Opções "--nome valor" e "--bandeira"; o que sobrar é erro de uso.
+// Opções "--nome valor" (ou "--nome=valor") e "--bandeira", lidas pelo
+// FlagParser de todo executável do curso; o que sobrar é erro de uso. args[0]
+// é o subcomando.
 struct Options {
-  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> values;  // só as opções que vieram
   std::map<std::string, bool> flags;
   std::string error;
 };
 
+// A mensagem de uso do hz-course para um argumento recusado pelo FlagParser.
+std::string option_error(const std::string& command, const FlagError& error) {
+  switch (error.kind) {
+    case FlagError::Kind::unexpected_argument:
+      return "opção desconhecida para " + command + ": " + error.value;
+    case FlagError::Kind::unknown_flag:
+      return "opção desconhecida para " + command + ": --" + error.flag;
+    case FlagError::Kind::missing_value:
+      return "a opção --" + error.flag + " precisa de um valor";
+    case FlagError::Kind::value_not_allowed:
+    case FlagError::Kind::bad_value:
+      break;
+  }
+  return error.message;
+}
+
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& valued,
                       const std::vector<std::string>& boolean) {
+  FlagParser parser("hz-course " + args[0], "");
+  parser.disable_help();
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> flags;
+  for (const std::string& name : valued) parser.add_string(name, &values[name], "");
+  for (const std::string& name : boolean) parser.add_bool(name, &flags[name], "");
   Options o;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (std::find(valued.begin(), valued.end(), a) != valued.end()) {
-      if (i + 1 >= args.size()) {
-        o.error = "a opção " + a + " precisa de um valor";
-        return o;
-      }
-      o.values[a] = args[++i];
-    } else if (std::find(boolean.begin(), boolean.end(), a) != boolean.end()) {
-      o.flags[a] = true;
-    } else {
-      o.error = "opção desconhecida para " + args[0] + ": " + a;
-      return o;
-    }
+  const auto parsed = parser.parse(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (!parsed) {
+    o.error = option_error(args[0], parsed.error());
+    return o;
+  }
+  for (const std::string& name : valued) {
+    if (parser.seen(name)) o.values[name] = values[name];
+  }
+  for (const std::string& name : boolean) {
+    if (parser.seen(name)) o.flags[name] = true;
   }
   return o;
 }
