@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "hz/cli.hpp"
 #include "hz/mock/embedded.hpp"
 #include "hz/mock/mock_server.hpp"
 #include "hz/mock/scenario.hpp"
@@ -83,47 +84,39 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-// Aceita "--nome valor" e "--nome=valor". Devolve 0 ou o código de saída.
+// Lê argv com o FlagParser de todo executável do curso, nas palavras do
+// hz-mock. Devolve 0 ou o código de saída.
 int parse_options(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      options->help = true;
-      continue;
+  hz::FlagParser parser("hz-mock", "");
+  parser.add_string("scenario", &options->scenario, "");
+  parser.add_int("port", &options->port, "");
+  parser.add_string("host", &options->host, "");
+  const auto parsed = parser.parse(argc, argv);
+  const auto bad_port = [](const std::string& value) {
+    return usage_error("--port espera um número de 0 a 65535, veio \"" + value + "\"");
+  };
+  if (!parsed) {
+    const hz::FlagError& error = parsed.error();
+    switch (error.kind) {
+      case hz::FlagError::Kind::unexpected_argument:
+        return usage_error("opção desconhecida: " + error.value);
+      case hz::FlagError::Kind::unknown_flag:
+        return usage_error("opção desconhecida: --" + error.flag);
+      case hz::FlagError::Kind::missing_value:
+        return usage_error("--" + error.flag + " precisa de um valor");
+      case hz::FlagError::Kind::bad_value:
+        if (error.flag == "port") return bad_port(error.value);
+        break;
+      case hz::FlagError::Kind::value_not_allowed:
+        break;
     }
-    if (arg == "--version") {
-      options->version = true;
-      continue;
-    }
-    std::string value;
-    bool has_value = false;
-    if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_value = true;
-    }
-    if (arg != "--scenario" && arg != "--port" && arg != "--host") {
-      return usage_error("opção desconhecida: " + arg);
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) return usage_error(arg + " precisa de um valor");
-      value = argv[++i];
-    }
-    if (arg == "--scenario") {
-      options->scenario = value;
-    } else if (arg == "--host") {
-      if (value.empty()) {
-        return usage_error("--host espera um endereço (ex.: 127.0.0.1), veio vazio");
-      }
-      options->host = value;
-    } else {
-      char* end = nullptr;
-      long port = std::strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || port < 0 || port > 65535) {
-        return usage_error("--port espera um número de 0 a 65535, veio \"" + value + "\"");
-      }
-      options->port = static_cast<int>(port);
-    }
+    return usage_error(error.message);
+  }
+  options->help = *parsed && !parser.version_requested();
+  options->version = *parsed && parser.version_requested();
+  if (options->port < 0 || options->port > 65535) return bad_port(std::to_string(options->port));
+  if (parser.seen("host") && options->host.empty()) {
+    return usage_error("--host espera um endereço (ex.: 127.0.0.1), veio vazio");
   }
   return 0;
 }

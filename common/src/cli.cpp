@@ -65,37 +65,61 @@ void FlagParser::add_bool(std::string name, bool* target, std::string help) {
                     }});
 }
 
-Result<bool> FlagParser::parse(int argc, const char* const* argv) {
+void FlagParser::add_positionals(std::vector<std::string>* target) { positionals_ = target; }
+
+void FlagParser::disable_help() { help_ = false; }
+
+Result<bool, FlagError> FlagParser::parse(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{program_.c_str()};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  return parse(static_cast<int>(argv.size()), argv.data());
+}
+
+Result<bool, FlagError> FlagParser::parse(int argc, const char* const* argv) {
+  using Kind = FlagError::Kind;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") return true;
-    if (arg == "--version") {
+    if (help_ && (arg == "--help" || arg == "-h")) return true;
+    if (help_ && arg == "--version") {
       version_ = true;
       return true;
     }
+    if (positionals_ != nullptr && (arg == "-" || arg.empty() || arg.front() != '-')) {
+      positionals_->push_back(arg);
+      continue;
+    }
     if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-      return Error{"argumento inesperado: \"" + arg + "\" (as flags começam com --; veja --help)"};
+      return FlagError{
+          Kind::unexpected_argument, "", arg,
+          "argumento inesperado: \"" + arg + "\" (as flags começam com --; veja --help)"};
     }
     const auto equals = arg.find('=');
     const std::string name =
         arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
     const auto flag =
         std::find_if(flags_.begin(), flags_.end(), [&](const Flag& f) { return f.name == name; });
-    if (flag == flags_.end()) return Error{"flag desconhecida: --" + name};
+    if (flag == flags_.end()) {
+      return FlagError{Kind::unknown_flag, name, "", "flag desconhecida: --" + name};
+    }
 
     std::string value;
     if (flag->metavar.empty()) {
-      if (equals != std::string::npos) return Error{"--" + name + " não aceita valor"};
+      if (equals != std::string::npos) {
+        return FlagError{Kind::value_not_allowed, name, arg.substr(equals + 1),
+                         "--" + name + " não aceita valor"};
+      }
     } else if (equals != std::string::npos) {
       value = arg.substr(equals + 1);
     } else if (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0) {
       value = argv[++i];
     } else {
-      return Error{"--" + name + " precisa de um valor (--" + name + " " + flag->metavar + ")"};
+      return FlagError{Kind::missing_value, name, "",
+                       "--" + name + " precisa de um valor (--" + name + " " + flag->metavar + ")"};
     }
 
     if (!flag->set(value)) {
-      return Error{"--" + name + " espera " + flag->expects + ", recebeu \"" + value + "\""};
+      return FlagError{Kind::bad_value, name, value,
+                       "--" + name + " espera " + flag->expects + ", recebeu \"" + value + "\""};
     }
     if (!seen(name)) seen_.push_back(name);
   }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/cli.hpp"
 #include "hz/course/carry.hpp"
 #include "hz/course/catalog.hpp"
 #include "hz/course/counts.hpp"
@@ -106,30 +107,50 @@ constexpr const char* kUsage =
     "  --version\n"
     "      mostra a versão\n";
 
-// Opções "--nome valor" e "--bandeira"; o que sobrar é erro de uso.
+// Opções "--nome valor" (ou "--nome=valor") e "--bandeira", lidas pelo
+// FlagParser de todo executável do curso; o que sobrar é erro de uso. args[0]
+// é o subcomando.
 struct Options {
-  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> values;  // só as opções que vieram
   std::map<std::string, bool> flags;
   std::string error;
 };
 
+// A mensagem de uso do hz-course para um argumento recusado pelo FlagParser.
+std::string option_error(const std::string& command, const FlagError& error) {
+  switch (error.kind) {
+    case FlagError::Kind::unexpected_argument:
+      return "opção desconhecida para " + command + ": " + error.value;
+    case FlagError::Kind::unknown_flag:
+      return "opção desconhecida para " + command + ": --" + error.flag;
+    case FlagError::Kind::missing_value:
+      return "a opção --" + error.flag + " precisa de um valor";
+    case FlagError::Kind::value_not_allowed:
+    case FlagError::Kind::bad_value:
+      break;
+  }
+  return error.message;
+}
+
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& valued,
                       const std::vector<std::string>& boolean) {
+  FlagParser parser("hz-course " + args[0], "");
+  parser.disable_help();
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> flags;
+  for (const std::string& name : valued) parser.add_string(name, &values[name], "");
+  for (const std::string& name : boolean) parser.add_bool(name, &flags[name], "");
   Options o;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (std::find(valued.begin(), valued.end(), a) != valued.end()) {
-      if (i + 1 >= args.size()) {
-        o.error = "a opção " + a + " precisa de um valor";
-        return o;
-      }
-      o.values[a] = args[++i];
-    } else if (std::find(boolean.begin(), boolean.end(), a) != boolean.end()) {
-      o.flags[a] = true;
-    } else {
-      o.error = "opção desconhecida para " + args[0] + ": " + a;
-      return o;
-    }
+  const auto parsed = parser.parse(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (!parsed) {
+    o.error = option_error(args[0], parsed.error());
+    return o;
+  }
+  for (const std::string& name : valued) {
+    if (parser.seen(name)) o.values[name] = values[name];
+  }
+  for (const std::string& name : boolean) {
+    if (parser.seen(name)) o.flags[name] = true;
   }
   return o;
 }
@@ -183,6 +204,150 @@ std::optional<std::string> committed(const fs::path& root, const std::string& re
   return text;
 }
 
+// Cada etapa planejada, com os stubs (ou a prova, com proof); os erros de
+// marcador de todas vão para `errors`, e então nada deve ser escrito.
+std::vector<StagePlan> plan_stages(const fs::path& root, const std::vector<std::string>& stages,
+                                   const Course& course, bool proof,
+                                   std::vector<std::string>& errors) {
+  std::vector<StagePlan> plans;
+  for (const std::string& stage : stages) {
+    plans.push_back(plan_stage(root, stage, course.stages, course.catalog,
+                               proof ? StubMode::proof : StubMode::stubs));
+    for (const std::string& e : plans.back().errors) errors.push_back(e);
+  }
+  return plans;
+}
+
+// As pastas de exercises/ cuja etapa não está em `stages`.
+std::vector<std::string> orphan_stages(const fs::path& root,
+                                       const std::vector<std::string>& stages) {
+  std::vector<std::string> orphans;
+  for (const std::string& s : list_stages(root / "exercises")) {
+    if (std::find(stages.begin(), stages.end(), s) == stages.end()) orphans.push_back(s);
+  }
+  return orphans;
+}
+
+// O que difere entre exercises/ e o plano, etapa a etapa.
+std::vector<std::vector<Drift>> drifts_of(const fs::path& root, const std::vector<StagePlan>& plans,
+                                          const Course& course) {
+  std::vector<std::vector<Drift>> drifts;
+  for (const StagePlan& plan : plans) {
+    // O que o gerador escreveu da solução do último commit: um exercício
+    // igual a isso, fora das regiões, é só a geração anterior.
+    const StubContext ctx{plan.stage, course.stages.up_to(plan.stage), &course.catalog,
+                          StubMode::stubs};
+    const auto previous = [&](const std::string& rel) -> std::optional<std::string> {
+      const std::string path = "solutions/" + plan.stage + "/" + rel;
+      const std::optional<std::string> text = committed(root, path);
+      if (!text) return std::nullopt;
+      StubbedFile stubbed = stub_out(*text, path, ctx);
+      if (!stubbed.error.empty()) return std::nullopt;
+      return std::move(stubbed.text);
+    };
+    drifts.push_back(compare_stage(root, plan, previous));
+  }
+  return drifts;
+}
+
+const char* drift_label(Drift::Kind kind) {
+  switch (kind) {
+    case Drift::Kind::missing:
+      return "falta";
+    case Drift::Kind::differs:
+      return "difere";
+    case Drift::Kind::mode:
+      return "permissões diferem";
+    case Drift::Kind::extra:
+      return "sobrando";
+  }
+  return "difere";
+}
+
+// exercises --check: 0 em dia, 1 com diferenças (listadas em err).
+int check_exercises(const fs::path& root, const Course& course, const std::vector<StagePlan>& plans,
+                    const std::vector<std::vector<Drift>>& drifts,
+                    const std::vector<std::string>& orphans, std::ostream& out, std::ostream& err) {
+  bool any = !orphans.empty();
+  for (const std::vector<Drift>& drift : drifts) any = any || !drift.empty();
+  // As seções que os stubs mandam ler existem no capítulo.
+  const std::vector<std::string> sections = check_sections(root, course.catalog);
+  for (const std::string& p : sections) err << p << "\n";
+  if (!any && sections.empty()) {
+    for (const StagePlan& plan : plans) {
+      out << "exercises/" << plan.stage << ": em dia ("
+          << plural(plan.exercises, "exercício", "exercícios") << " em "
+          << plural(static_cast<int>(plan.files.size()), "arquivo", "arquivos") << ")\n";
+    }
+    return 0;
+  }
+  if (!any) return 1;
+  err << "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n";
+  for (const std::vector<Drift>& drift : drifts) {
+    for (const Drift& d : drift) err << "  " << drift_label(d.kind) << ": " << d.path << "\n";
+  }
+  for (const std::string& s : orphans) {
+    err << "  sobrando: exercises/" << s << "/ (não existe solutions/" << s << ")\n";
+  }
+  return 1;
+}
+
+// O trabalho de alguém nunca é apagado sem --force: verdadeiro (e a recusa
+// em err) se algo seria.
+bool refuse_overwrite(const std::vector<std::vector<Drift>>& drifts,
+                      const std::vector<std::string>& orphans, bool force, std::ostream& err) {
+  if (force) return false;
+  std::vector<const Drift*> protected_files;
+  for (const std::vector<Drift>& drift : drifts) {
+    for (const Drift& d : drift) {
+      if (d.student_work) protected_files.push_back(&d);
+    }
+  }
+  if (!protected_files.empty()) {
+    err << "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o "
+           "trabalho de alguém?) e seriam sobrescritos ou apagados:\n";
+    for (const Drift* d : protected_files) err << "  " << d->path << ": " << d->why << "\n";
+    err << "Nada foi escrito. O código do aluno mora nas regiões de exercício e entre "
+           "// SEU-CODIGO e // FIM-SEU-CODIGO; o resto do arquivo vem de solutions/. Guarde esse "
+           "trabalho (git stash, git commit) e rode de novo com --force.\n";
+    return true;
+  }
+  if (orphans.empty()) return false;
+  err << "hz-course: exercises/ tem etapas que não existem mais em solutions/: ";
+  for (const std::string& s : orphans) err << s << " ";
+  err << "\nNada foi escrito; rode com --force para apagá-las.\n";
+  return true;
+}
+
+// Escreve o plano de cada etapa em exercises/ e conta o que mudou.
+void write_exercises(const fs::path& root, const std::vector<StagePlan>& plans,
+                     const std::vector<std::vector<Drift>>& drifts,
+                     const std::vector<std::string>& orphans, bool force, std::ostream& out) {
+  for (const std::string& s : orphans) {
+    fs::remove_all(root / "exercises" / s);
+    out << "  removido: exercises/" << s << "/\n";
+  }
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    apply_stage(root, plans[i], drifts[i], force);
+    int written = 0;
+    int removed = 0;
+    for (const Drift& d : drifts[i]) {
+      const bool extra = d.kind == Drift::Kind::extra;
+      ++(extra ? removed : written);
+      out << (extra ? "  removido: " : "  escrito: ") << d.path << "\n";
+    }
+    out << "exercises/" << plans[i].stage << ": "
+        << plural(plans[i].exercises, "exercício", "exercícios") << " em "
+        << plural(static_cast<int>(plans[i].files.size()), "arquivo", "arquivos");
+    if (written + removed == 0) {
+      out << " (já estava em dia)\n";
+    } else {
+      out << " (" << plural(written, "escrito", "escritos") << ", "
+          << plural(removed, "removido", "removidos") << ")\n";
+    }
+  }
+}
+
 int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const Options o =
       parse_options(args, {"--root", "--stage", "--proof-out"}, {"--check", "--force"});
@@ -214,19 +379,13 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   }
 
   // Primeiro tudo é planejado; com qualquer erro de marcador nada é escrito.
-  std::vector<StagePlan> plans;
   std::vector<std::string> errors;
-  for (const std::string& stage : stages) {
-    plans.push_back(plan_stage(root, stage, course.stages, course.catalog,
-                               proof ? StubMode::proof : StubMode::stubs));
-    for (const std::string& e : plans.back().errors) errors.push_back(e);
-  }
+  const std::vector<StagePlan> plans = plan_stages(root, stages, course, proof, errors);
   if (!errors.empty()) {
     for (const std::string& e : errors) err << e << "\n";
     err << "hz-course: erro nos marcadores de exercício; nada foi escrito\n";
     return 2;
   }
-
   if (proof) {
     const fs::path out_dir = o.values.at("--proof-out");
     for (const StagePlan& plan : plans) {
@@ -238,119 +397,12 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   }
 
   // Etapas que sumiram de solutions/ (só quando todas são geradas).
-  std::vector<std::string> orphans;
-  if (!o.values.count("--stage")) {
-    for (const std::string& s : list_stages(root / "exercises")) {
-      if (std::find(stages.begin(), stages.end(), s) == stages.end()) orphans.push_back(s);
-    }
-  }
-
-  std::vector<std::vector<Drift>> drifts;
-  bool any = !orphans.empty();
-  for (const StagePlan& plan : plans) {
-    // O que o gerador escreveu da solução do último commit: um exercício
-    // igual a isso, fora das regiões, é só a geração anterior.
-    const StubContext ctx{plan.stage, course.stages.up_to(plan.stage), &course.catalog,
-                          StubMode::stubs};
-    const auto previous = [&](const std::string& rel) -> std::optional<std::string> {
-      const std::string path = "solutions/" + plan.stage + "/" + rel;
-      const std::optional<std::string> text = committed(root, path);
-      if (!text) return std::nullopt;
-      StubbedFile stubbed = stub_out(*text, path, ctx);
-      if (!stubbed.error.empty()) return std::nullopt;
-      return std::move(stubbed.text);
-    };
-    drifts.push_back(compare_stage(root, plan, previous));
-    any = any || !drifts.back().empty();
-  }
-
-  if (check) {
-    // As seções que os stubs mandam ler existem no capítulo.
-    const std::vector<std::string> sections = check_sections(root, course.catalog);
-    for (const std::string& p : sections) err << p << "\n";
-    if (!any && sections.empty()) {
-      for (const StagePlan& plan : plans) {
-        out << "exercises/" << plan.stage << ": em dia ("
-            << plural(plan.exercises, "exercício", "exercícios") << " em "
-            << plural(static_cast<int>(plan.files.size()), "arquivo", "arquivos") << ")\n";
-      }
-      return 0;
-    }
-    if (!any) return 1;
-    err << "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n";
-    for (const std::vector<Drift>& drift : drifts) {
-      for (const Drift& d : drift) {
-        switch (d.kind) {
-          case Drift::Kind::missing:
-            err << "  falta: " << d.path << "\n";
-            break;
-          case Drift::Kind::differs:
-            err << "  difere: " << d.path << "\n";
-            break;
-          case Drift::Kind::mode:
-            err << "  permissões diferem: " << d.path << "\n";
-            break;
-          case Drift::Kind::extra:
-            err << "  sobrando: " << d.path << "\n";
-            break;
-        }
-      }
-    }
-    for (const std::string& s : orphans) {
-      err << "  sobrando: exercises/" << s << "/ (não existe solutions/" << s << ")\n";
-    }
-    return 1;
-  }
-
-  // O trabalho de alguém nunca é apagado sem --force.
-  std::vector<const Drift*> protected_files;
-  for (const std::vector<Drift>& drift : drifts) {
-    for (const Drift& d : drift) {
-      if (d.student_work && !force) protected_files.push_back(&d);
-    }
-  }
-  if (!protected_files.empty()) {
-    err << "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o "
-           "trabalho de alguém?) e seriam sobrescritos ou apagados:\n";
-    for (const Drift* d : protected_files) err << "  " << d->path << ": " << d->why << "\n";
-    err << "Nada foi escrito. O código do aluno mora nas regiões de exercício e entre "
-           "// SEU-CODIGO e // FIM-SEU-CODIGO; o resto do arquivo vem de solutions/. Guarde esse "
-           "trabalho (git stash, git commit) e rode de novo com --force.\n";
-    return 1;
-  }
-  if (!orphans.empty() && !force) {
-    err << "hz-course: exercises/ tem etapas que não existem mais em solutions/: ";
-    for (const std::string& s : orphans) err << s << " ";
-    err << "\nNada foi escrito; rode com --force para apagá-las.\n";
-    return 1;
-  }
-  for (const std::string& s : orphans) {
-    fs::remove_all(root / "exercises" / s);
-    out << "  removido: exercises/" << s << "/\n";
-  }
-  for (std::size_t i = 0; i < plans.size(); ++i) {
-    apply_stage(root, plans[i], drifts[i], force);
-    int written = 0;
-    int removed = 0;
-    for (const Drift& d : drifts[i]) {
-      if (d.kind == Drift::Kind::extra) {
-        ++removed;
-        out << "  removido: " << d.path << "\n";
-      } else {
-        ++written;
-        out << "  escrito: " << d.path << "\n";
-      }
-    }
-    out << "exercises/" << plans[i].stage << ": "
-        << plural(plans[i].exercises, "exercício", "exercícios") << " em "
-        << plural(static_cast<int>(plans[i].files.size()), "arquivo", "arquivos");
-    if (written + removed == 0) {
-      out << " (já estava em dia)\n";
-    } else {
-      out << " (" << plural(written, "escrito", "escritos") << ", "
-          << plural(removed, "removido", "removidos") << ")\n";
-    }
-  }
+  const std::vector<std::string> orphans =
+      o.values.count("--stage") ? std::vector<std::string>{} : orphan_stages(root, stages);
+  const std::vector<std::vector<Drift>> drifts = drifts_of(root, plans, course);
+  if (check) return check_exercises(root, course, plans, drifts, orphans, out, err);
+  if (refuse_overwrite(drifts, orphans, force, err)) return 1;
+  write_exercises(root, plans, drifts, orphans, force, out);
   return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/cli.hpp"
 #include "hz/course/lines.hpp"
 #include "hz/json_integer.hpp"
 #include "hz/saturating.hpp"
@@ -1756,23 +1757,34 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out, 
            "[--otlp ARQUIVO.json|-]\n";
     return 2;
   };
-  std::string input;
-  std::optional<std::string> output_arg;
-  std::optional<std::string> title_arg;
-  std::optional<std::string> otlp_arg;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--out" || a == "--title" || a == "--otlp") {
-      if (i + 1 >= args.size()) return usage_error("a opção " + a + " precisa de um valor");
-      (a == "--out" ? output_arg : a == "--title" ? title_arg : otlp_arg) = args[++i];
-    } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error("opção desconhecida para trace-html: " + a);
-    } else if (!input.empty()) {
-      return usage_error("um trace por vez (veio também: " + a + ")");
-    } else {
-      input = a;
+  FlagParser parser("hz-course trace-html", "");
+  parser.disable_help();
+  std::vector<std::string> inputs;
+  std::string output_text;
+  std::string title_text;
+  std::string otlp_text;
+  parser.add_positionals(&inputs);
+  parser.add_string("out", &output_text, "");
+  parser.add_string("title", &title_text, "");
+  parser.add_string("otlp", &otlp_text, "");
+  if (const auto parsed = parser.parse(std::vector<std::string>(args.begin() + 1, args.end()));
+      !parsed) {
+    const FlagError& error = parsed.error();
+    if (error.kind == FlagError::Kind::missing_value) {
+      return usage_error("a opção --" + error.flag + " precisa de um valor");
     }
+    const std::string what =
+        error.kind == FlagError::Kind::unknown_flag ? "--" + error.flag : error.value;
+    return usage_error("opção desconhecida para trace-html: " + what);
   }
+  if (inputs.size() > 1) return usage_error("um trace por vez (veio também: " + inputs[1] + ")");
+  const std::string input = inputs.empty() ? std::string() : inputs.front();
+  const auto given = [&parser](const char* name, const std::string& value) {
+    return parser.seen(name) ? std::optional<std::string>(value) : std::nullopt;
+  };
+  const std::optional<std::string> output_arg = given("out", output_text);
+  const std::optional<std::string> title_arg = given("title", title_text);
+  const std::optional<std::string> otlp_arg = given("otlp", otlp_text);
   if (input.empty()) return usage_error("falta o arquivo de trace (o JSONL de --trace)");
 
   std::error_code ec;

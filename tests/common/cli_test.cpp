@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <string>
 #include <vector>
 
 #include "hz/cli.hpp"
@@ -21,7 +22,7 @@ struct Flags {
     parser.add_bool("yes", &yes, "permite as ferramentas sem perguntar");
   }
 
-  hz::Result<bool> parse(std::vector<const char*> args) {
+  hz::Result<bool, hz::FlagError> parse(std::vector<const char*> args) {
     args.insert(args.begin(), "hz-01-loop");
     return parser.parse(static_cast<int>(args.size()), args.data());
   }
@@ -119,4 +120,66 @@ TEST_CASE("FlagParser: --version pede a linha da versão, e --help a ajuda") {
   REQUIRE(help.parse({"--help"}).ok());
   CHECK(help.parser.answer() == help.parser.usage());
   CHECK(version.parser.answer() != version.parser.usage());
+}
+
+TEST_CASE("FlagParser: o erro diz o tipo, a flag e o valor, para quem escreve a própria mensagem") {
+  using Kind = hz::FlagError::Kind;
+  const auto error_of = [](std::vector<const char*> args) { return Flags().parse(args).error(); };
+  const hz::FlagError unknown = error_of({"--voar=alto"});
+  CHECK(unknown.kind == Kind::unknown_flag);
+  CHECK(unknown.flag == "voar");
+  const hz::FlagError loose = error_of({"solto"});
+  CHECK(loose.kind == Kind::unexpected_argument);
+  CHECK(loose.value == "solto");
+  const hz::FlagError missing = error_of({"--model"});
+  CHECK(missing.kind == Kind::missing_value);
+  CHECK(missing.flag == "model");
+  const hz::FlagError bad = error_of({"--max-turns", "dez"});
+  CHECK(bad.kind == Kind::bad_value);
+  CHECK(bad.flag == "max-turns");
+  CHECK(bad.value == "dez");
+  const hz::FlagError valued = error_of({"--yes=sim"});
+  CHECK(valued.kind == Kind::value_not_allowed);
+  CHECK(valued.value == "sim");
+}
+
+TEST_CASE("FlagParser: argumentos soltos vão para a lista, na ordem, e -x continua inesperado") {
+  Flags f;
+  std::vector<std::string> files;
+  f.parser.add_positionals(&files);
+  REQUIRE(f.parse({"a.jsonl", "--yes", "-", "b.jsonl"}).ok());
+  CHECK(files == std::vector<std::string>{"a.jsonl", "-", "b.jsonl"});
+  CHECK(f.yes);
+  auto dash = f.parse({"-x"});
+  REQUIRE_FALSE(dash.ok());
+  CHECK(dash.error().kind == hz::FlagError::Kind::unexpected_argument);
+  CHECK(dash.error().value == "-x");
+}
+
+TEST_CASE("FlagParser: sem a ajuda da casa, --help, -h e --version são flags desconhecidas") {
+  for (const char* arg : {"--help", "--version"}) {
+    Flags f;
+    f.parser.disable_help();
+    auto result = f.parse({arg});
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().kind == hz::FlagError::Kind::unknown_flag);
+  }
+  Flags f;
+  f.parser.disable_help();
+  auto result = f.parse({"-h"});
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.error().kind == hz::FlagError::Kind::unexpected_argument);
+  Flags version;
+  REQUIRE(version.parse({"--version"}).ok());
+  CHECK(version.parser.version_requested());
+  Flags help;
+  REQUIRE(help.parse({"--help"}).ok());
+  CHECK_FALSE(help.parser.version_requested());
+}
+
+TEST_CASE("FlagParser lê também os argumentos como vetor de strings, sem o nome do programa") {
+  Flags f;
+  REQUIRE(f.parser.parse(std::vector<std::string>{"--model", "m", "--yes"}).ok());
+  CHECK(f.model == "m");
+  CHECK(f.yes);
 }

@@ -4,8 +4,9 @@
 // As etapas emitem eventos; este módulo só escreve. Eventos conhecidos
 // (model_request, model_response, tool_start, tool_end, turn_end; da
 // etapa 02, model_error, retry, stream_fallback, tool_skipped e note; da
-// etapa 03, tool_repetition, repetition_warning e repetition_stop) têm uma
-// linha humana própria; os demais aparecem de forma genérica.
+// etapa 03, tool_repetition, repetition_warning e repetition_stop; da etapa
+// 04, journal_resume) têm uma linha humana própria; os demais aparecem de
+// forma genérica.
 //
 // O Trace carimba cada evento do JSONL com a hora ("time") e, nos que fecham
 // algo, com a duração ("duration_ms"): tool_end desde o tool_start de mesmo
