@@ -48,6 +48,9 @@ constexpr auto kStartDeadline = std::chrono::seconds(5);
 // Conexões esperando o accept (o kernel ainda limita a net.core.somaxconn).
 constexpr int kListenBacklog = 1024;
 
+// A versão que o mock diz ser quando responde como um Ollama (ollama_context_length).
+const char* kOllamaVersion = "0.12.6";
+
 const char* kMalformedBody = "<html><body><h1>502 Bad Gateway</h1></body></html>\n";
 
 std::string display_host(const std::string& host) {
@@ -175,6 +178,18 @@ void MockServer::Impl::install_routes(httplib::Server& server) {
     std::lock_guard<std::mutex> lock(mutex);
     send_json(res, 200, {{"failures", failures}});
   });
+  if (scenario.ollama_context_length) {
+    // O que o hz-doctor e o guarda de contexto perguntam a um Ollama.
+    server.Get("/api/version", [](const httplib::Request&, httplib::Response& res) {
+      send_json(res, 200, {{"version", kOllamaVersion}});
+    });
+    server.Get("/api/ps", [this](const httplib::Request&, httplib::Response& res) {
+      send_json(res, 200,
+                {{"models", json::array({{{"name", scenario.model},
+                                          {"model", scenario.model},
+                                          {"context_length", *scenario.ollama_context_length}}})}});
+    });
+  }
   // Rotas desconhecidas também respondem no formato de erro da OpenAI. Só
   // preenche respostas sem corpo: os erros roteirizados já vêm prontos.
   httplib::Server::HandlerWithResponse on_error = [](const httplib::Request& req,
