@@ -141,8 +141,7 @@ TEST_CASE("doctor vê include_usage ignorado e o resultado de ferramenta que o m
   CHECK(r.failures == std::vector<std::string>{});
 }
 
-TEST_CASE(
-    "doctor com HTTP 500 no streaming com ferramentas: impede o curso e manda usar --no-stream") {
+TEST_CASE("doctor com HTTP 500 no streaming com ferramentas: impede e manda usar --no-stream") {
   // O @dwmkerr/mock-llm faz isto: o doctor dizia "Pronto para o curso" (código 0) e a
   // etapa terminava em provider_error depois de 3 tentativas. O harness só contorna a
   // recusa (400); um 5xx é o erro de um servidor sobrecarregado, que as novas tentativas tratam.
@@ -159,8 +158,7 @@ TEST_CASE(
   CHECK(r.failures == std::vector<std::string>{});
 }
 
-TEST_CASE(
-    "doctor pergunta ao servidor se é um Ollama e põe a janela de 4096 entre as coisas a fazer") {
+TEST_CASE("doctor pergunta ao servidor se é um Ollama e a janela de 4096 é coisa a fazer") {
   // A porta do mock não é a 11434 e o nome não tem "ollama": só /api/version diz.
   const DoctorRun r = doctor_on("doctor/ollama-small-window");
   CHECK(r.out.find("\n! janela de contexto: 4096 tokens (Ollama, /api/ps). É pouco para um "
