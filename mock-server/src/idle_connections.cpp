@@ -16,7 +16,18 @@ void IdleConnections::request_started(const std::string& peer_addr, int peer_por
 
 void IdleConnections::request_finished(const std::string& peer_addr, int peer_port) {
   std::lock_guard<std::mutex> lock(mutex_);
-  peers_[{peer_addr, peer_port}] = {false, Clock::now()};
+  const auto now = Clock::now();
+  peers_[{peer_addr, peer_port}] = {false, now};
+  forget_closed(now);
+}
+
+void IdleConnections::forget_closed(Clock::time_point now) {
+  // Sem isto, cada conexão que já passou pelo mock ficaria no mapa até as threads acabarem.
+  constexpr std::size_t kForgetAbove = 1024;
+  if (peers_.size() <= kForgetAbove) return;
+  std::erase_if(peers_, [&](const auto& entry) {
+    return !entry.second.in_request && now - entry.second.idle_since > keep_alive_;
+  });
 }
 
 std::size_t IdleConnections::drop_oldest(int local_port, std::size_t count) {

@@ -35,6 +35,10 @@ inline constexpr std::chrono::milliseconds kIdleGrace{200};
 
 class IdleConnections {
  public:
+  // `keep_alive`: o keep-alive do servidor. Uma conexão ociosa há mais que
+  // isso já foi fechada pelo httplib, e o registro dela pode ser esquecido.
+  explicit IdleConnections(std::chrono::seconds keep_alive) : keep_alive_(keep_alive) {}
+
   // O pedido de peer_addr:peer_port começou (já leu o cabeçalho) ou terminou
   // (a resposta foi escrita inteira).
   void request_started(const std::string& peer_addr, int peer_port);
@@ -55,6 +59,10 @@ class IdleConnections {
     Clock::time_point idle_since;  // quando terminou o último pedido, ou quando foi vista
   };
 
+  // Esquece as conexões ociosas há mais que o keep-alive, quando há muitas.
+  void forget_closed(Clock::time_point now);
+
+  const std::chrono::seconds keep_alive_;
   std::mutex mutex_;
   std::map<Peer, State> peers_;  // as conexões vistas; drop_oldest esquece as que fecharam
 };

@@ -100,7 +100,8 @@ struct MockServer::Impl {
   std::mutex lifecycle;  // serializa start()/stop()
   std::unique_ptr<httplib::Server> http;
   std::thread listener;
-  detail::IdleConnections idle;  // derrubadas quando as threads acabam
+  // As conexões ociosas, derrubadas quando as threads acabam.
+  detail::IdleConnections idle{std::chrono::seconds(kKeepAliveSeconds)};
 
   mutable std::mutex mutex;      // protege tudo abaixo
   std::condition_variable wake;  // acorda quem espera (Impl::wait) no stop()
