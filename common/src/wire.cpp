@@ -256,6 +256,11 @@ void assign_missing_ids(std::vector<ToolCall>& calls) {
   }
 }
 
+std::string too_many_calls(const std::string& count) {
+  return "pede " + count + " chamadas de ferramenta; o harness aceita até " +
+         std::to_string(kMaxToolCallsPerReply) + " numa resposta";
+}
+
 std::vector<ToolCall> tool_calls_of(const json& message) {
   std::vector<ToolCall> calls;
   auto it = message.find("tool_calls");
@@ -298,6 +303,10 @@ Result<ChatReply> decode_object(const json& root) {
     reply.message.content = text_of(*content);
   }
   reply.message.tool_calls = tool_calls_of(*message);
+  if (reply.message.tool_calls.size() > kMaxToolCallsPerReply) {
+    return Error{"resposta do modelo " +
+                 too_many_calls(std::to_string(reply.message.tool_calls.size()))};
+  }
   reply.reasoning = string_field(*message, "reasoning_content");
   if (reply.reasoning.empty()) reply.reasoning = string_field(*message, "reasoning");
   reply.finish_reason = string_field(choice, "finish_reason");
@@ -586,12 +595,16 @@ void StreamDecoder::take_tool_call(const json& entry) {
     for (Slot& existing : slots_) {
       if (existing.index == *index) slot = &existing;
     }
-    if (slot == nullptr) slot = &slots_.emplace_back(Slot{*index, {}});
+    if (slot == nullptr) {
+      if (!room_for_call()) return;
+      slot = &slots_.emplace_back(Slot{*index, {}});
+    }
   } else {
     // Sem índice: um id novo abre outra chamada; o resto continua a última.
     const bool new_call = !slots_.empty() && !id.empty() && !slots_.back().call.id.empty() &&
                           slots_.back().call.id != id;
     if (slots_.empty() || new_call) {
+      if (!room_for_call()) return;
       long next = 0;
       for (const Slot& existing : slots_) next = std::max(next, existing.index + 1);
       slots_.push_back(Slot{next, {}});
@@ -608,6 +621,13 @@ void StreamDecoder::take_tool_call(const json& entry) {
       slot->call.arguments = arguments->dump(-1, ' ', false, json::error_handler_t::replace);
     }
   }
+}
+
+bool StreamDecoder::room_for_call() {
+  if (slots_.size() < kMaxToolCallsPerReply) return true;
+  fail(StreamError::Kind::malformed,
+       "o streaming " + too_many_calls("mais de " + std::to_string(kMaxToolCallsPerReply)));
+  return false;
 }
 
 void StreamDecoder::fail(StreamError::Kind kind, std::string message) {

@@ -54,6 +54,12 @@ std::string torn_warning(int line, std::int64_t seq, const std::string& why, std
          std::to_string(last_good);
 }
 
+std::string too_large(int line, std::int64_t seq, std::size_t bytes) {
+  return "registro grande demais na " + where(line, seq) + ": " + std::to_string(bytes) +
+         " bytes, e o limite de um registro é " + std::to_string(kMaxRecordBytes / (1024 * 1024)) +
+         " MiB (o maior que o harness grava). O arquivo não foi alterado";
+}
+
 std::string damage(int line, std::int64_t seq, const LineError& error, bool last) {
   std::string text = "registro danificado na " + where(line, seq) + ": " + error.message;
   if (!last) text += "; há registros depois dele, então não é o fim de uma escrita interrompida";
@@ -63,9 +69,15 @@ std::string damage(int line, std::int64_t seq, const LineError& error, bool last
 // ---- os descritores ----------------------------------------------------------------
 
 Result<FileDescriptor> open_locked(const fs::path& path, int flags) {
-  const int fd = ::open(path.c_str(), flags | O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY, 0644);
+  const int fd =
+      ::open(path.c_str(), flags | O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0644);
   if (fd < 0) {
     const int error = errno;
+    if (error == ELOOP) {
+      return Error{named(path) +
+                   " é um link simbólico: passe o caminho do arquivo de verdade (o journal não "
+                   "segue links, para não escrever onde um deles apontar)"};
+    }
     if (error == ENOENT && (flags & O_CREAT) != 0) {
       return Error{"não foi possível criar o " + named(path) + ": a pasta dele não existe"};
     }
@@ -181,6 +193,7 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     const std::size_t end = terminated ? newline : bytes.size();
     const bool last = !terminated || end + 1 == bytes.size();
     const std::string_view text = bytes.substr(start, end - start);
+    if (end - start + 1 > kMaxRecordBytes) return Error{too_large(line, seq, end - start + 1)};
     auto record = decode_line(text, seq);
     // TODO EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
     throw hz::NotImplemented("04-journal/torn-tail",
@@ -239,6 +252,13 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
   if (!failed_.empty()) return Error{failed_};
   rec["seq"] = last_seq_ + 1;
   const std::string line = encode_line(rec);
+  if (line.size() > kMaxRecordBytes) {
+    failed_ = named(path_) + ": o registro seq " + std::to_string(last_seq_ + 1) + " teria " +
+              std::to_string(line.size()) + " bytes, mais que o limite de " +
+              std::to_string(kMaxRecordBytes / (1024 * 1024)) +
+              " MiB de um registro; nada foi gravado";
+    return Error{failed_};
+  }
   // TODO EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
   throw hz::NotImplemented("04-journal/durable-write",
                            "livro/04-journal.md, \"Exercício 1 — Gravar de forma durável\"");

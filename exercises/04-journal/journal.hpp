@@ -19,7 +19,11 @@
 // próximo registro grudaria no pedaço e os dois se perderiam. Um estrago no
 // meio (um registro ruim seguido de bons, bytes nulos, crc errado num JSON
 // válido, um seq pulado) não é escrita interrompida: a leitura para com uma
-// mensagem que diz a linha e o seq, e o arquivo fica como estava.
+// mensagem que diz a linha e o seq, e o arquivo fica como estava. Uma linha
+// maior que kMaxRecordBytes é recusada da mesma forma, sem ser lida como JSON.
+//
+// O caminho do journal não pode ser um link simbólico (O_NOFOLLOW): o harness
+// não escreve onde um link apontar.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +40,12 @@
 #include "journal_record.hpp"
 
 namespace hz {
+
+// O maior registro (uma linha, com o \n) que o journal grava e aceita ler. Uma
+// resposta do modelo já chega limitada a 16 MiB (HttpOptions::max_response_bytes)
+// e a saída de uma ferramenta, a --max-tool-output; um registro maior só vem
+// de um arquivo mexido, e ler um de 100 MB levava quase um minuto e 1 GB.
+inline constexpr std::size_t kMaxRecordBytes = std::size_t{16} * 1024 * 1024;
 
 // listing: journal-scan
 // O que a leitura achou num conteúdo de journal.

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <cerrno>
@@ -104,6 +105,29 @@ int drop_server_connections(int local_port) {
     return false;
   });
   return dropped;
+}
+
+std::vector<ServerConnection> server_connections(int local_port) {
+  std::vector<ServerConnection> found;
+  for_each_connected_socket([&](int fd, const Endpoint& local, const Endpoint& remote) {
+    if (local.port == local_port) found.push_back({fd, remote.address, remote.port});
+    return false;
+  });
+  return found;
+}
+
+std::size_t unread_bytes(int fd) {
+  int pending = 0;
+  if (::ioctl(fd, FIONREAD, &pending) != 0 || pending < 0) return 0;
+  return static_cast<std::size_t>(pending);
+}
+
+bool still_connected_to(int fd, const std::string& peer_addr, int peer_port) {
+  sockaddr_storage peer{};
+  socklen_t peer_size = sizeof peer;
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) return false;
+  const Endpoint remote = endpoint_of(peer);
+  return remote.port == peer_port && remote.address == peer_addr;
 }
 
 }  // namespace hz::mock::detail

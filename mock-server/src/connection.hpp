@@ -12,7 +12,9 @@
 // reaproveitado por outro arquivo.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace hz::mock::detail {
 
@@ -34,5 +36,23 @@ bool peer_gone(int fd);
 // lê fim de arquivo e sai na hora. Chame depois de fechar o socket de escuta
 // (nenhuma conexão nova chega) e antes de esperar as threads do httplib.
 int drop_server_connections(int local_port);
+
+// Uma conexão aceita pelo servidor: o descritor e quem está do outro lado.
+struct ServerConnection {
+  int fd = -1;
+  std::string peer_addr;
+  int peer_port = -1;
+};
+
+// As conexões aceitas cuja ponta local usa `local_port`, neste instante.
+std::vector<ServerConnection> server_connections(int local_port);
+
+// Quantos bytes já chegaram a `fd` e ninguém leu (0 se não deu para saber).
+std::size_t unread_bytes(int fd);
+
+// O cliente do outro lado de `fd` ainda é peer_addr:peer_port? Confere, logo
+// antes de derrubar, que o descritor não foi fechado e reaproveitado por outra
+// conexão desde server_connections.
+bool still_connected_to(int fd, const std::string& peer_addr, int peer_port);
 
 }  // namespace hz::mock::detail

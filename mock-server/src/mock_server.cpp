@@ -12,6 +12,7 @@
 
 #include "connection.hpp"
 #include "expectation.hpp"
+#include "idle_connections.hpp"
 #include "reply.hpp"
 #include "worker_pool.hpp"
 
@@ -46,6 +47,9 @@ constexpr auto kStartDeadline = std::chrono::seconds(5);
 
 // Conexões esperando o accept (o kernel ainda limita a net.core.somaxconn).
 constexpr int kListenBacklog = 1024;
+
+// A versão que o mock diz ser quando responde como um Ollama (ollama_context_length).
+const char* kOllamaVersion = "0.12.6";
 
 const char* kMalformedBody = "<html><body><h1>502 Bad Gateway</h1></body></html>\n";
 
@@ -96,6 +100,8 @@ struct MockServer::Impl {
   std::mutex lifecycle;  // serializa start()/stop()
   std::unique_ptr<httplib::Server> http;
   std::thread listener;
+  // As conexões ociosas, derrubadas quando as threads acabam.
+  detail::IdleConnections idle{std::chrono::seconds(kKeepAliveSeconds)};
 
   mutable std::mutex mutex;      // protege tudo abaixo
   std::condition_variable wake;  // acorda quem espera (Impl::wait) no stop()
@@ -173,6 +179,18 @@ void MockServer::Impl::install_routes(httplib::Server& server) {
     std::lock_guard<std::mutex> lock(mutex);
     send_json(res, 200, {{"failures", failures}});
   });
+  if (scenario.ollama_context_length) {
+    // O que o hz-doctor e o guarda de contexto perguntam a um Ollama.
+    server.Get("/api/version", [](const httplib::Request&, httplib::Response& res) {
+      send_json(res, 200, {{"version", kOllamaVersion}});
+    });
+    server.Get("/api/ps", [this](const httplib::Request&, httplib::Response& res) {
+      send_json(res, 200,
+                {{"models", json::array({{{"name", scenario.model},
+                                          {"model", scenario.model},
+                                          {"context_length", *scenario.ollama_context_length}}})}});
+    });
+  }
   // Rotas desconhecidas também respondem no formato de erro da OpenAI. Só
   // preenche respostas sem corpo: os erros roteirizados já vêm prontos.
   httplib::Server::HandlerWithResponse on_error = [](const httplib::Request& req,
@@ -186,6 +204,15 @@ void MockServer::Impl::install_routes(httplib::Server& server) {
     return httplib::Server::HandlerResponse::Handled;
   };
   server.set_error_handler(on_error);
+  // Para IdleConnections: a conexão está no meio de um pedido do cabeçalho lido
+  // até a resposta escrita inteira (o logger do httplib roda depois do último byte).
+  server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response&) {
+    idle.request_started(req.remote_addr, req.remote_port);
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  server.set_logger([this](const httplib::Request& req, const httplib::Response&) {
+    idle.request_finished(req.remote_addr, req.remote_port);
+  });
 }
 
 void MockServer::Impl::handle_models(const httplib::Request& req, httplib::Response& res) {
@@ -457,7 +484,11 @@ Result<int> MockServer::start(const std::string& host, int port) {
   // O httplib aceitaria "" (todas as interfaces), mas a URL base sairia "http://:PORTA/v1".
   if (host.empty()) return Error{"endereço vazio: use, por exemplo, 127.0.0.1"};
   auto http = std::make_unique<httplib::Server>();
-  http->new_task_queue = [] { return new detail::WorkerPool(kMaxConcurrentConnections); };
+  http->new_task_queue = [impl = impl_.get()] {
+    return new detail::WorkerPool(kMaxConcurrentConnections, [impl](std::size_t waiting) {
+      impl->idle.drop_oldest(impl->local_port(), waiting);
+    });
+  };
   impl_->install_routes(*http);
   // Sem TCP_NODELAY, cabeçalho e corpo saem em dois segmentos e o segundo
   // espera o ACK atrasado do cliente: ~26 ms por pedido em vez de ~0,08 ms.

@@ -501,7 +501,7 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
   if (!document.is_object()) return where.fail("", "esperava um objeto JSON no topo");
   if (auto e = reject_unknown(document,
                               {"comment", "name", "description", "prompt", "workspace", "model",
-                               "quirks", "select", "steps"},
+                               "quirks", "select", "ollama_context_length", "steps"},
                               where, "")) {
     return *e;
   }
@@ -519,6 +519,14 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
   }
   if (auto it = document.find("select"); it != document.end()) {
     if (auto e = read_selection(*it, &scenario.select, where)) return *e;
+  }
+  if (auto it = document.find("ollama_context_length"); it != document.end()) {
+    long tokens = 0;
+    if (auto e =
+            read_bounded(*it, "ollama_context_length", 1, kMaxTokens, &tokens, where, "tokens")) {
+      return *e;
+    }
+    scenario.ollama_context_length = tokens;
   }
 
   auto steps = document.find("steps");

@@ -2,7 +2,10 @@
 
 namespace hz::mock::detail {
 
-WorkerPool::WorkerPool(std::size_t max_threads) : max_threads_(max_threads) {}
+WorkerPool::WorkerPool(std::size_t max_threads, Relieve relieve)
+    : max_threads_(max_threads), relieve_(std::move(relieve)) {
+  relief_ = std::thread([this] { relieve_while_waiting(); });
+}
 
 WorkerPool::~WorkerPool() { shutdown(); }
 
@@ -16,6 +19,7 @@ void WorkerPool::enqueue(std::function<void()> task) {
     threads_.emplace_back([this] { work(); });
   } else {
     ready_.notify_one();
+    if (waiting() > 0) saturated_.notify_one();
   }
 }
 
@@ -27,7 +31,24 @@ void WorkerPool::shutdown() {
     threads.swap(threads_);
   }
   ready_.notify_all();
+  saturated_.notify_all();
+  if (relief_.joinable()) relief_.join();
   for (auto& thread : threads) thread.join();
+}
+
+void WorkerPool::relieve_while_waiting() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!shutting_down_) {
+    const std::size_t count = waiting();
+    if (count == 0) {
+      saturated_.wait(lock, [this] { return shutting_down_ || waiting() > 0; });
+      continue;
+    }
+    lock.unlock();
+    relieve_(count);
+    lock.lock();
+    saturated_.wait_for(lock, kReliefInterval, [this] { return shutting_down_; });
+  }
 }
 
 void WorkerPool::work() {

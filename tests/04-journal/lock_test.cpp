@@ -97,3 +97,24 @@ TEST_CASE("create recusa um journal que já tem registros e o que não é arquiv
   CHECK(hz::Journal::create(dir / "vazio" / "novo.jsonl").ok());
   CHECK(std::filesystem::exists(dir / "vazio" / "novo.jsonl"));
 }
+
+TEST_CASE("create e resume recusam um journal que é um link simbólico, sem tocar no destino") {
+  TempDir dir;
+  const std::string records = line(hz::user_record("oi"), 1);
+  const auto target = dir.write("de-verdade.jsonl", records);
+  std::filesystem::create_symlink(target, dir / "link.jsonl");
+  std::filesystem::create_symlink(dir / "não-existe.jsonl", dir / "quebrado.jsonl");
+  const auto symlink_error = [&dir](const char* name) {
+    return "journal " + (dir / name).string() +
+           " é um link simbólico: passe o caminho do arquivo de verdade (o journal não segue "
+           "links, para não escrever onde um deles apontar)";
+  };
+  const auto resumed = hz::Journal::resume(dir / "link.jsonl");
+  REQUIRE_FALSE(resumed.ok());
+  CHECK(resumed.error().message == symlink_error("link.jsonl"));
+  const auto created = hz::Journal::create(dir / "quebrado.jsonl");
+  REQUIRE_FALSE(created.ok());
+  CHECK(created.error().message == symlink_error("quebrado.jsonl"));
+  CHECK(dir.read("de-verdade.jsonl") == records);
+  CHECK_FALSE(std::filesystem::exists(dir / "não-existe.jsonl"));
+}

@@ -281,3 +281,29 @@ TEST_CASE("append continua a numeração de um journal retomado") {
 }
 
 TEST_SUITE_END();
+
+// Fora do exercício: o limite vem antes de a linha ser lida como JSON.
+TEST_CASE("um registro maior que o limite não é lido nem gravado, e o arquivo fica como estava") {
+  // Um registro válido de 100 MB levava 55 s e 1 GB para ser retomado. O limite é 16 MiB.
+  const std::string text(std::size_t{16} * 1024 * 1024, 'x');
+  const std::string big = line(hz::note_record(text), 2);
+  Journaled j(kFirst + big + kThird);
+  const auto resumed = hz::Journal::resume(j.path);
+  REQUIRE_FALSE(resumed.ok());
+  CHECK(unnamed(j, resumed.error().message) ==
+        "registro grande demais na linha 2 (seq esperado 2): " + std::to_string(big.size()) +
+            " bytes, e o limite de um registro é 16 MiB (o maior que o harness grava). O arquivo "
+            "não foi alterado");
+  CHECK(j.bytes() == kFirst + big + kThird);
+
+  TempDir dir;
+  auto journal = hz::Journal::create(dir / "novo.jsonl");
+  REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
+  const auto refused = journal->append(hz::note_record(text));
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message == "journal " + (dir / "novo.jsonl").string() +
+                                       ": o registro seq 1 teria " + std::to_string(big.size()) +
+                                       " bytes, mais que o limite de 16 MiB de um registro; nada "
+                                       "foi gravado");
+  CHECK(dir.read("novo.jsonl").empty());
+}

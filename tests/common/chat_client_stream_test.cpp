@@ -441,3 +441,50 @@ TEST_CASE("OpenAiClient marca como cobrado o reenvio que falha depois de um stre
   CHECK_FALSE(client.streaming_enabled());
   CHECK(model.failures().empty());
 }
+
+TEST_CASE("limite conhecido: um streaming só de comentários keep-alive não dá idle, só timeout") {
+  // Um comentário a cada 50 ms é byte chegando: o idle_timeout (150 ms) não corta, e só o
+  // prazo da chamada (timeout) para o streaming. Com os padrões (600 s por tentativa, 3
+  // tentativas), um servidor assim segura o turno por até 30 minutos.
+  LocalServer server;
+  server.http().Post("/v1/chat/completions",
+                     [&server](const httplib::Request&, httplib::Response& res) {
+                       res.set_chunked_content_provider(
+                           "text/event-stream", [&server](std::size_t, httplib::DataSink& sink) {
+                             const std::string comment = ": keep-alive\n\n";
+                             if (!sink.write(comment.data(), comment.size())) return false;
+                             return !server.wait_for_stop(std::chrono::milliseconds(50));
+                           });
+                     });
+  server.start();
+  hz::EndpointConfig config = endpoint_of(server);
+  config.http.idle_timeout = std::chrono::milliseconds(150);
+  config.http.timeout = std::chrono::milliseconds(600);
+  hz::OpenAiClient client(config);
+  Streaming streaming;
+  auto reply = client.call(hello_request(), streaming.options);
+  REQUIRE_FALSE(reply.ok());
+  CHECK(reply.error().kind == ModelError::Kind::timeout);
+  CHECK(reply.error().message ==
+        "tempo esgotado (600 ms) falando com " + server.url("/v1/chat/completions"));
+  CHECK(streaming.texts.empty());
+}
+
+TEST_CASE("limite conhecido: os bytes de um streaming, de onde sai o uso estimado, contam o SSE") {
+  // Sem usage, o uso é estimado pelos bytes recebidos (bytes ÷ 4), e num streaming eles
+  // incluem o enquadramento de cada pedaço: aqui, 2 letras de texto em 333 bytes. A
+  // estimativa fica acima do gasto, nunca abaixo.
+  const std::string body = sse_chunk(R"({"role":"assistant","content":""})") +
+                           sse_chunk(R"({"content":"o"})") + sse_chunk(R"({"content":"k"})") +
+                           sse_chunk("{}", R"("stop")") + "data: [DONE]\n\n";
+  LocalServer server;
+  serve_sse(server, body);
+  hz::OpenAiClient client(endpoint_of(server));
+  Streaming streaming;
+  auto reply = client.call(hello_request(), streaming.options);
+  REQUIRE_MESSAGE(reply.ok(), (reply.ok() ? "" : reply.error().message));
+  CHECK(reply->message.content == "ok");
+  CHECK_FALSE(reply->usage.reported);
+  CHECK(reply->response_bytes == body.size());
+  CHECK(body.size() == 333);
+}

@@ -113,17 +113,17 @@ TEST_CASE("doctor num servidor com peculiaridades: avisos que o harness contorna
         "({\"path\":\"notas.txt\"})\n"
         "✓ resultado de ferramenta: o modelo leu o resultado e respondeu com 4817\n"
         "✓ streaming: o texto chegou em 3 pedaços\n"
-        "✗ stream_options: recusado (HTTP 400: Unrecognized request argument supplied: "
+        "~ stream_options: recusado (HTTP 400: Unrecognized request argument supplied: "
         "stream_options); o harness refaz o pedido sem streaming e segue assim, nada a fazer (as "
         "respostas só aparecem inteiras)\n"
         "? uso no streaming: não conferido (stream_options recusado)\n"
-        "✗ streaming com ferramentas: o servidor perde as tool calls no streaming (finish_reason "
+        "~ streaming com ferramentas: o servidor perde as tool calls no streaming (finish_reason "
         "\"tool_calls\" sem nenhuma); o harness refaz o pedido sem streaming e segue assim, nada "
         "a fazer\n"
-        "✗ uso de tokens: o servidor não informa o uso; o trace e as contas de tokens e custo "
+        "~ uso de tokens: o servidor não informa o uso; o trace e as contas de tokens e custo "
         "ficam sem os números de verdade (não impede o curso)\n" +
             kUnknownWindow +
-            "Pronto para o curso, com 3 avisos que o harness contorna (✗ acima).\n");
+            "Pronto para o curso, com 3 avisos que o harness contorna (~ acima).\n");
   CHECK(r.code == 0);
   CHECK(r.failures == std::vector<std::string>{});
 }
@@ -132,11 +132,53 @@ TEST_CASE("doctor vê include_usage ignorado e o resultado de ferramenta que o m
   const DoctorRun r = doctor_on("doctor/stream-no-usage");
   CHECK(r.out.find("? resultado de ferramenta: o modelo respondeu, mas sem o número do resultado "
                    "(4817): ele pode ter ignorado a mensagem \"tool\"\n") != std::string::npos);
-  CHECK(r.out.find("✗ uso no streaming: o servidor ignora include_usage; o harness desliga o "
+  CHECK(r.out.find("~ uso no streaming: o servidor ignora include_usage; o harness desliga o "
                    "streaming para ter o uso de verdade, nada a fazer\n") != std::string::npos);
   CHECK(r.out.find("? streaming com ferramentas: desta vez o modelo respondeu em texto; não deu "
                    "para conferir\n") != std::string::npos);
   CHECK(r.out.find("✓ uso de tokens:") != std::string::npos);
+  CHECK(r.code == 0);
+  CHECK(r.failures == std::vector<std::string>{});
+}
+
+TEST_CASE("doctor com HTTP 500 no streaming com ferramentas: impede e manda usar --no-stream") {
+  // O @dwmkerr/mock-llm faz isto: o doctor dizia "Pronto para o curso" (código 0) e a
+  // etapa terminava em provider_error depois de 3 tentativas. O harness só contorna a
+  // recusa (400); um 5xx é o erro de um servidor sobrecarregado, que as novas tentativas tratam.
+  const DoctorRun r = doctor_on("doctor/stream-tools-error");
+  CHECK(r.out.find("\n✗ streaming com ferramentas: o servidor respondeu HTTP 500: streaming com "
+                   "ferramentas não implementado, e o mesmo pedido sem streaming deu certo; o "
+                   "harness só troca para pedidos sem streaming quando o servidor recusa o "
+                   "streaming (HTTP 400), então as etapas parariam aqui (provider_error). Rode as "
+                   "etapas 02 a 04 com --no-stream (a 01 não usa streaming)\n") !=
+        std::string::npos);
+  CHECK(r.out.find("Não está pronto: 1 conferência obrigatória falhou (✗ acima).\n") !=
+        std::string::npos);
+  CHECK(r.code == 1);
+  CHECK(r.failures == std::vector<std::string>{});
+}
+
+TEST_CASE("doctor pergunta ao servidor se é um Ollama e a janela de 4096 é coisa a fazer") {
+  // A porta do mock não é a 11434 e o nome não tem "ollama": só /api/version diz.
+  const DoctorRun r = doctor_on("doctor/ollama-small-window");
+  CHECK(r.out.find("\n! janela de contexto: 4096 tokens (Ollama, /api/ps). É pouco para um "
+                   "agente: o histórico passa disso em poucas voltas, e o servidor descarta em "
+                   "silêncio o começo da conversa. Aumente com OLLAMA_CONTEXT_LENGTH=32768 ollama "
+                   "serve (ou PARAMETER num_ctx 32768 num Modelfile) e passe --context-window "
+                   "32768 às etapas (recomendado: 16384 ou mais)\nPronto para o curso, com 1 "
+                   "coisa a fazer (! acima).\n") != std::string::npos);
+  CHECK(r.code == 0);
+  CHECK(r.failures == std::vector<std::string>{});
+}
+
+TEST_CASE("doctor num servidor sem uso nenhum não diz que desligar o streaming traz o uso") {
+  const DoctorRun r = doctor_on("doctor/no-usage");
+  CHECK(r.out.find("\n~ uso no streaming: não vem, mas o servidor também não informa o uso sem "
+                   "streaming (uso de tokens, abaixo); o harness desliga o streaming na primeira "
+                   "resposta e estima o uso, nada a fazer\n") != std::string::npos);
+  CHECK(r.out.find("\n~ uso de tokens: o servidor não informa o uso") != std::string::npos);
+  CHECK(r.out.find("Pronto para o curso, com 2 avisos que o harness contorna (~ acima).\n") !=
+        std::string::npos);
   CHECK(r.code == 0);
   CHECK(r.failures == std::vector<std::string>{});
 }
@@ -203,7 +245,7 @@ TEST_CASE("a janela de contexto: boa, pequena ou desconhecida, com o conselho do
 
   hz::stage::ContextWindow small{4096, 40960, "Ollama, /api/ps"};
   CHECK(hz::stage::check_line(hz::stage::context_check(small, true), false) ==
-        "✗ janela de contexto: 4096 tokens (Ollama, /api/ps); o modelo aceita até 40960. É pouco "
+        "! janela de contexto: 4096 tokens (Ollama, /api/ps); o modelo aceita até 40960. É pouco "
         "para um agente: o histórico passa disso em poucas voltas, e o servidor descarta em "
         "silêncio o começo da conversa. Aumente com OLLAMA_CONTEXT_LENGTH=32768 ollama serve (ou "
         "PARAMETER num_ctx 32768 num Modelfile) e passe --context-window 32768 às etapas "
@@ -219,7 +261,7 @@ TEST_CASE("a janela de contexto: boa, pequena ou desconhecida, com o conselho do
 
   hz::stage::ContextWindow vllm{8192, 0, "GET /models"};
   CHECK(hz::stage::check_line(hz::stage::context_check(vllm, false), false)
-            .rfind("✗ janela de contexto: 8192 tokens (GET /models). É pouco para um agente", 0) ==
+            .rfind("! janela de contexto: 8192 tokens (GET /models). É pouco para um agente", 0) ==
         0);
 }
 

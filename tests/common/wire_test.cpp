@@ -707,3 +707,54 @@ TEST_CASE("json_deeper_than conta colchetes e chaves fora de textos, no texto e 
   CHECK_FALSE(hz::json_deeper_than(json(7), 0));
   CHECK(hz::json_deeper_than(json::parse(nested(100000)), hz::kMaxJsonDepth));
 }
+
+namespace {
+
+// Uma resposta sem streaming com `count` chamadas de read_file.
+std::string reply_with_calls(std::size_t count) {
+  nlohmann::json calls = nlohmann::json::array();
+  for (std::size_t i = 0; i < count; ++i) {
+    calls.push_back({{"id", "c" + std::to_string(i)},
+                     {"type", "function"},
+                     {"function", {{"name", "read_file"}, {"arguments", "{}"}}}});
+  }
+  return nlohmann::json{
+      {"choices",
+       {{{"message", {{"role", "assistant"}, {"content", ""}, {"tool_calls", calls}}},
+         {"finish_reason", "tool_calls"}}}}}
+      .dump();
+}
+
+// O mesmo em streaming: uma chamada por pedaço, cada uma com o seu índice.
+std::string stream_with_calls(std::size_t count) {
+  std::vector<std::string> events;
+  for (std::size_t i = 0; i < count; ++i) {
+    events.push_back(chunk_json(R"({"tool_calls":[{"index":)" + std::to_string(i) + R"(,"id":"c)" +
+                                std::to_string(i) +
+                                R"(","function":{"name":"read_file","arguments":"{}"}}]})"));
+  }
+  events.push_back(chunk_json("{}", R"("tool_calls")"));
+  events.push_back("[DONE]");
+  return sse(events);
+}
+
+}  // namespace
+
+TEST_CASE("uma resposta com mais de 128 tool calls é recusada, com ou sem streaming") {
+  // 10 mil chamadas numa resposta rodavam uma a uma.
+  const auto at_limit = hz::decode_reply(reply_with_calls(128));
+  REQUIRE(at_limit.ok());
+  CHECK(at_limit->message.tool_calls.size() == 128);
+  const auto over = hz::decode_reply(reply_with_calls(10000));
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.error().message ==
+        "resposta do modelo pede 10000 chamadas de ferramenta; o harness aceita até 128 numa "
+        "resposta");
+
+  CHECK(stream_ok(stream_with_calls(128)).message.tool_calls.size() == 128);
+  const hz::StreamError error = stream_error(stream_with_calls(129));
+  CHECK(error.kind == hz::StreamError::Kind::malformed);
+  CHECK(error.message ==
+        "o streaming pede mais de 128 chamadas de ferramenta; o harness aceita até 128 numa "
+        "resposta");
+}

@@ -1,7 +1,11 @@
 // Sem fome: pedidos travados, conexões ociosas e clientes lentos não impedem
 // outro cliente de ser atendido, nem o /hz/failures, e o stop() continua rápido.
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -102,6 +106,113 @@ TEST_CASE("uma rajada de conexões não espera o SYN ser repetido") {
   const double took = elapsed_ms(start);
   MESSAGE("64 conexões em " << took << " ms");
   CHECK(took < 500.0);
+}
+
+TEST_CASE("mais conexões ociosas que threads: um pedido novo não espera o keep-alive delas") {
+  // Cada conexão ociosa segura uma thread até o keep-alive vencer (5 s). Com
+  // mais delas que threads, o pedido novo esperava na fila: 300 ociosas davam
+  // 4,8 s. Agora as ociosas há mais tempo caem e o pedido é atendido logo; o
+  // prazo de 3 s do cliente é só o guarda (sem a correção, a espera passa de 4 s).
+  constexpr std::size_t kKeptAlive = 64;
+  constexpr std::size_t kSilent = kMaxConcurrentConnections;
+  Served served(
+      test::scenario_from(R"({"steps": [{"content": "ainda respondo", "repeat": "forever"}]})"));
+  std::vector<std::unique_ptr<httplib::Client>> kept_alive;
+  for (std::size_t i = 0; i < kKeptAlive; ++i) {
+    kept_alive.push_back(impatient_client(served.port()));
+    kept_alive.back()->set_keep_alive(true);
+    REQUIRE(kept_alive.back()->Get("/v1/models"));
+  }
+  std::vector<std::unique_ptr<RawConnection>> silent;
+  for (std::size_t i = 0; i < kSilent; ++i)
+    silent.push_back(std::make_unique<RawConnection>(served.port()));
+
+  httplib::Client probe("127.0.0.1", served.port());
+  probe.set_connection_timeout(std::chrono::seconds(1));
+  probe.set_read_timeout(std::chrono::seconds(3));
+  const auto start = Clock::now();
+  auto reply = probe.Post("/v1/chat/completions", test::user_only().dump(), "application/json");
+  const double took = elapsed_ms(start);
+  MESSAGE((kKeptAlive + kSilent) << " conexões ociosas; o pedido novo respondeu em " << took
+                                 << " ms");
+  REQUIRE(reply);
+  CHECK(reply->status == 200);
+  CHECK(json::parse(reply->body)["choices"][0]["message"]["content"] == "ainda respondo");
+  CHECK(served.server().failures().empty());
+}
+
+// Um streaming de `text` num cliente próprio, com prazo: vazio se deu certo, ou o
+// que deu errado (roda fora da thread do teste, sem as conferências do doctest).
+std::string stream_problem(int port, const std::string& text) {
+  httplib::Client client("127.0.0.1", port);
+  client.set_connection_timeout(std::chrono::seconds(2));
+  client.set_read_timeout(std::chrono::seconds(5));
+  json body = test::user_only();
+  body["stream"] = true;
+  auto res = client.Post("/v1/chat/completions", body.dump(), "application/json");
+  if (!res) return "sem resposta: " + httplib::to_string(res.error());
+  if (res->status != 200) return "HTTP " + std::to_string(res->status);
+  std::string content;
+  bool done = false;
+  std::istringstream lines(res->body);
+  for (std::string line; std::getline(lines, line);) {
+    if (line == "data: [DONE]") done = true;
+    if (line.rfind("data: {", 0) != 0) continue;
+    const json delta = json::parse(line.substr(6))["choices"][0]["delta"];
+    content += delta.value("content", "");
+  }
+  if (!done) return "streaming sem [DONE]";
+  if (content != text) return "texto diferente: " + content;
+  return "";
+}
+
+TEST_CASE("streamings inteiros enquanto centenas de conexões curtas abrem e fecham") {
+  // Uma vez, numa máquina carregada, o SDK da OpenAI viu "Connection error" no
+  // streaming para um hz-mock recém-aberto. Aqui, streamings correm enquanto
+  // conexões curtas abrem e fecham de quatro jeitos (sem mandar nada, com o
+  // pedido pela metade, com RST e com um pedido inteiro), no limite de
+  // contagem: nenhum streaming pode cair, nem pedido curto ficar sem resposta.
+  constexpr int kStreamers = 6;
+  constexpr int kShortRounds = 100;  // 4 conexões curtas por volta
+  const std::string text =
+      "um texto longo o bastante para o streaming durar enquanto as conexões curtas abrem e "
+      "fecham em volta dele, pedaço por pedaço, palavra por palavra, até o fim";
+  Served served(test::scenario_from(R"({"steps": [{"content": ")" + text +
+                                    R"(", "chunk_delay_ms": 1, "repeat": "forever"}]})"));
+  std::atomic<bool> short_done{false};
+  std::mutex mutex;
+  std::vector<std::string> problems;
+  int streams = 0;
+  std::vector<std::thread> streamers;
+  for (int i = 0; i < kStreamers; ++i) {
+    streamers.emplace_back([&, port = served.port()] {
+      do {  // pelo menos um streaming, e outros até as conexões curtas acabarem
+        std::string problem = stream_problem(port, text);
+        std::lock_guard<std::mutex> lock(mutex);
+        ++streams;
+        if (!problem.empty()) problems.push_back(std::move(problem));
+      } while (!short_done);
+    });
+  }
+  const std::string half = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  for (int round = 0; round < kShortRounds; ++round) {
+    { RawConnection silent(served.port()); }
+    {
+      RawConnection partial(served.port());
+      partial.send(half);
+    }
+    RawConnection(served.port()).reset();
+    const auto reply =
+        test::raw_post(served.port(), "/v1/chat/completions", test::user_only().dump());
+    REQUIRE_FALSE(reply.reset);
+    REQUIRE(reply.bytes.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+  }
+  short_done = true;
+  for (auto& streamer : streamers) streamer.join();
+  MESSAGE(streams << " streamings com " << 4 * kShortRounds << " conexões curtas em volta");
+  CHECK(streams >= kStreamers);
+  CHECK(problems == std::vector<std::string>{});
+  CHECK(served.server().failures().empty());
 }
 
 // Um pedido abandonado pelo cliente não pode prender uma thread até o stop()

@@ -58,7 +58,16 @@ RawReply raw_post(int port, const std::string& path, const std::string& body) {
 
 RawConnection::RawConnection(int port) : fd_(connect_loopback(port)) {}
 
-RawConnection::~RawConnection() { ::close(fd_); }
+RawConnection::~RawConnection() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void RawConnection::reset() {
+  linger abort_on_close{1, 0};
+  setsockopt(fd_, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
+  ::close(fd_);
+  fd_ = -1;
+}
 
 void RawConnection::send(const std::string& bytes) {
   REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==

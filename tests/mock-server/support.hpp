@@ -127,6 +127,8 @@ class RawConnection {
   RawConnection& operator=(const RawConnection&) = delete;
 
   void send(const std::string& bytes);
+  // Fecha já, com RST (SO_LINGER 0) em vez do FIN de um fechamento normal.
+  void reset();
   // Lê até `marker` aparecer `times` vezes no que chegou (devolve true), o
   // servidor fechar ou passar timeout_ms sem chegar nada (devolve false).
   bool read_until(const std::string& marker, int timeout_ms, int times = 1);

@@ -110,9 +110,18 @@ std::string encode_stream_request(const ChatRequest& request);
 // Lê uma mensagem do JSON (usado pelo mock para gravar pedidos e pelo journal).
 Result<Message> message_from_json(const nlohmann::json& json);
 
+// Quantas tool calls uma resposta pode pedir. A API da OpenAI aceita até 128
+// ferramentas num pedido; uma resposta que pede mais chamadas que isso não é
+// um modelo trabalhando, é uma geração que disparou ou um servidor hostil (10
+// mil chamadas rodavam uma a uma). A resposta inteira é recusada, como
+// malformada, em vez de rodar as primeiras: rodar 128 e recusar o resto ainda
+// poria milhares de resultados de erro no histórico.
+inline constexpr std::size_t kMaxToolCallsPerReply = 128;
+
 // Lê o corpo de uma resposta não-streaming de /chat/completions.
 // Tolerante às variações listadas no topo; erro só quando não há como
-// extrair uma mensagem (corpo que não é JSON, sem "choices", etc.).
+// extrair uma mensagem (corpo que não é JSON, sem "choices", etc.) ou quando
+// ela pede mais de kMaxToolCallsPerReply tool calls.
 Result<ChatReply> decode_reply(std::string_view body);
 
 // Um evento de um corpo text/event-stream (SSE).
@@ -189,6 +198,8 @@ class StreamDecoder {
   void take_chunk(const nlohmann::json& chunk);
   void take_delta(const nlohmann::json& delta);
   void take_tool_call(const nlohmann::json& entry);
+  // Cabe mais uma tool call (kMaxToolCallsPerReply)? Se não, falha como malformado.
+  bool room_for_call();
   void fail(StreamError::Kind kind, std::string message);
 
   std::function<void(std::string_view)> on_text_;

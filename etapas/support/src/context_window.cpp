@@ -148,6 +148,13 @@ long context_from_models(std::string_view body, std::string_view model) {
   return 0;
 }
 
+bool answers_as_ollama(HttpClient& http, std::string_view base_url) {
+  const auto version = http.get(server_root(base_url) + "/api/version");
+  if (!version || version->status != 200) return false;
+  const json doc = parse(version->body);
+  return doc.is_object() && doc.contains("version") && doc.at("version").is_string();
+}
+
 ContextWindow ask_ollama(HttpClient& http, std::string_view base_url, std::string_view model) {
   const std::string root = server_root(base_url);
   ContextWindow window;

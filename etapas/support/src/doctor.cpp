@@ -19,6 +19,11 @@ constexpr const char* kToolFix =
     "use um modelo com suporte a ferramentas, como qwen3:8b (no Ollama, os da etiqueta "
     "\"tools\" em ollama.com/search)";
 constexpr const char* kSecret = "4817";
+// O que fazer quando o streaming falha de um jeito que o harness não contorna.
+constexpr const char* kNoStream =
+    "o harness só troca para pedidos sem streaming quando o servidor recusa o streaming (HTTP "
+    "400), então as etapas parariam aqui (provider_error). Rode as etapas 02 a 04 com --no-stream "
+    "(a 01 não usa streaming)";
 
 // Uma troca com o servidor: o que veio, ou por que não veio.
 struct Exchange {
@@ -344,18 +349,16 @@ class Doctor {
     if (answered) reply = decoder.finish();
     if (!answered) {
       stream_broken_ = true;
-      report(Verdict::problem, false, "streaming",
-             (e.transport_failed ? e.transport_error : "o servidor respondeu " + http_failure(e)) +
-                 "; o harness refaz sem streaming (funciona, só sem o texto aos pedaços)");
+      stream_failed("streaming", e);
     } else if (decoder.plain_json()) {
       report(Verdict::problem, false, "streaming",
              "o servidor ignorou \"stream\": true e mandou a resposta inteira; o harness aceita, "
              "mas o texto só aparece no fim");
     } else if (!*reply) {
       stream_broken_ = true;
-      report(Verdict::problem, false, "streaming",
-             "a resposta em streaming veio quebrada (" + printable(reply->error().message) +
-                 "); o harness refaz sem streaming");
+      report(Verdict::problem, true, "streaming",
+             "a resposta em streaming veio quebrada (" + printable(reply->error().message) + "); " +
+                 kNoStream);
     } else if (pieces == 0) {
       report(Verdict::unknown, false, "streaming", "terminou sem nenhum pedaço de texto");
     } else {
@@ -380,7 +383,24 @@ class Doctor {
     check_stream_tools();
   }
 
+  // Um pedido em streaming que não voltou: a recusa (400) o harness contorna; o resto, não.
+  void stream_failed(const std::string& name, const Exchange& e) {
+    const std::string failure =
+        e.transport_failed ? e.transport_error : "o servidor respondeu " + http_failure(e);
+    if (!e.transport_failed && e.status == 400) {
+      report(Verdict::problem, false, name,
+             failure +
+                 "; o harness refaz sem streaming e segue assim, nada a fazer (as "
+                 "respostas só aparecem inteiras)");
+      return;
+    }
+    report(Verdict::problem, true, name,
+           failure + ", e o mesmo pedido sem streaming deu certo; " + kNoStream);
+  }
+
   void check_stream_usage() {
+    bool plain_usage = false;
+    for (bool seen : usage_seen_) plain_usage = plain_usage || seen;
     if (!stream_options_ok_) {
       report(Verdict::unknown, false, "uso no streaming",
              "não conferido (stream_options recusado)");
@@ -390,6 +410,11 @@ class Doctor {
     } else if (*stream_usage_) {
       report(Verdict::ok, false, "uso no streaming",
              "o último pedaço traz o uso (include_usage respeitado)");
+    } else if (!plain_usage) {
+      report(Verdict::problem, false, "uso no streaming",
+             "não vem, mas o servidor também não informa o uso sem streaming (uso de tokens, "
+             "abaixo); o harness desliga o streaming na primeira resposta e estima o uso, nada a "
+             "fazer");
     } else {
       report(Verdict::problem, false, "uso no streaming",
              "o servidor ignora include_usage; o harness desliga o streaming para ter o uso de "
@@ -412,16 +437,13 @@ class Doctor {
     const Exchange e =
         post_stream(stream_body(tool_request(config_.model), stream_options_ok_), decoder);
     if (e.transport_failed || !is_success(e.status)) {
-      report(Verdict::problem, false, name,
-             (e.transport_failed ? e.transport_error : "o servidor respondeu " + http_failure(e)) +
-                 "; o harness refaz sem streaming");
+      stream_failed(name, e);
       return;
     }
     auto reply = decoder.finish();
     if (!reply) {
-      report(Verdict::problem, false, name,
-             "a resposta veio quebrada (" + printable(reply.error().message) +
-                 "); o harness refaz sem streaming");
+      report(Verdict::problem, true, name,
+             "a resposta veio quebrada (" + printable(reply.error().message) + "); " + kNoStream);
       return;
     }
     const std::vector<ToolCall>& calls = reply->message.tool_calls;
@@ -460,8 +482,9 @@ class Doctor {
   }
 
   void check_context() {
+    // O servidor diz se é um Ollama; a porta 11434 e o nome "ollama" na URL não provam nada.
     const bool ollama =
-        looks_like_ollama(config_.base_url) || models_look_like_ollama(models_body_);
+        answers_as_ollama(http_, config_.base_url) || models_look_like_ollama(models_body_);
     ContextWindow window;
     if (ollama) {
       window = ask_ollama(http_, config_.base_url, config_.model);
@@ -474,14 +497,16 @@ class Doctor {
   }
 
   void summarize() {
-    int failed = 0;
-    int warnings = 0;
+    std::size_t failed = 0;
+    std::size_t to_do = 0;
+    std::size_t worked_around = 0;
     for (const Check& c : checks_) {
+      if (c.verdict == Verdict::to_do) ++to_do;
       if (c.verdict != Verdict::problem) continue;
       if (c.required) {
         ++failed;
       } else {
-        ++warnings;
+        ++worked_around;
       }
     }
     if (failed > 0) {
@@ -489,13 +514,18 @@ class Doctor {
            << (failed == 1 ? "1 conferência obrigatória falhou"
                            : std::to_string(failed) + " conferências obrigatórias falharam")
            << " (✗ acima).\n";
-    } else if (warnings > 0) {
-      out_ << "Pronto para o curso, com "
-           << plural(static_cast<std::size_t>(warnings), "aviso", "avisos")
-           << " que o harness contorna (✗ acima).\n";
-    } else {
-      out_ << "Pronto para o curso.\n";
+      return;
     }
+    std::vector<std::string> notes;
+    if (to_do > 0) notes.push_back(plural(to_do, "coisa a fazer", "coisas a fazer") + " (! acima)");
+    if (worked_around > 0) {
+      notes.push_back(plural(worked_around, "aviso", "avisos") +
+                      " que o harness contorna (~ acima)");
+    }
+    out_ << "Pronto para o curso";
+    if (!notes.empty()) out_ << ", com " << notes.front();
+    if (notes.size() > 1) out_ << " e " << notes.back();
+    out_ << ".\n";
   }
 
   const DoctorConfig& config_;
@@ -513,12 +543,24 @@ class Doctor {
 }  // namespace
 
 std::string check_line(const Check& check, bool color) {
-  const char* mark = check.verdict == Verdict::ok        ? "✓"
-                     : check.verdict == Verdict::problem ? "✗"
-                                                         : "?";
-  const Tint tint = check.verdict == Verdict::ok        ? Tint::green
-                    : check.verdict == Verdict::problem ? Tint::red
-                                                        : Tint::yellow;
+  const char* mark = "?";
+  Tint tint = Tint::yellow;
+  switch (check.verdict) {
+    case Verdict::ok:
+      mark = "✓";
+      tint = Tint::green;
+      break;
+    case Verdict::problem:
+      mark = check.required ? "✗" : "~";
+      tint = check.required ? Tint::red : Tint::yellow;
+      break;
+    case Verdict::to_do:
+      mark = "!";
+      tint = Tint::red;
+      break;
+    case Verdict::unknown:
+      break;
+  }
   return paint(mark, tint, color) + " " + check.name + ": " + check.text;
 }
 
@@ -537,7 +579,7 @@ Check context_check(const ContextWindow& window, bool ollama) {
             std::to_string(window.tokens) + " tokens (" + window.source + ")" + model_max};
   }
   if (window.tokens > 0) {
-    return {Verdict::problem, false, name,
+    return {Verdict::to_do, false, name,
             std::to_string(window.tokens) + " tokens (" + window.source + ")" + model_max +
                 ". É pouco para um agente: o histórico passa disso em poucas voltas, e o servidor "
                 "descarta em silêncio o começo da conversa. " +

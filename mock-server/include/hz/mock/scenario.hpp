@@ -8,6 +8,7 @@
 //     "model": "hz-mock",                        (opcional)
 //     "quirks": ["missing_ids"],                 (opcional, vale para todos os passos)
 //     "select": "by_assistant_messages",         (opcional; padrão "by_request")
+//     "ollama_context_length": 4096,             (opcional: responde como um Ollama)
 //     "steps": [ { ...passo... }, ... ]
 //   }
 //
@@ -136,6 +137,9 @@ struct Scenario {
   std::optional<std::filesystem::path> workspace;  // fixture, caminho absoluto
   std::string model = "hz-mock";                   // anunciado em /v1/models
   Selection select = Selection::by_request;
+  // Com valor, o mock responde também como um Ollama: GET /api/version e
+  // GET /api/ps, com o modelo carregado nesta janela de contexto (tokens).
+  std::optional<long> ollama_context_length;
   std::vector<Step> steps;
   std::string origin;  // nome usado nas mensagens (ex.: "monday.json")
 };

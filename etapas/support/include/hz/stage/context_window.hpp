@@ -45,9 +45,14 @@ ContextWindow context_from_ollama_show(std::string_view body);
 // loaded_context_length, context_length ou context_window); 0 sem nenhum.
 long context_from_models(std::string_view body, std::string_view model);
 
+// O servidor se diz um Ollama: GET /api/version (na raiz, sem o /v1) responde
+// 200 com {"version": "..."}. É o que o hz-doctor pergunta; looks_like_ollama
+// só adivinha pela URL, sem pedido.
+bool answers_as_ollama(HttpClient& http, std::string_view base_url);
+
 // Pergunta a um Ollama: primeiro /api/ps (a janela que vale, se o modelo já
 // está carregado), depois /api/show. Não confere se a URL parece de um
-// Ollama: quem chama decide (looks_like_ollama).
+// Ollama: quem chama decide (answers_as_ollama, looks_like_ollama).
 ContextWindow ask_ollama(HttpClient& http, std::string_view base_url, std::string_view model);
 
 }  // namespace hz::stage

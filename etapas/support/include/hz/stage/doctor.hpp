@@ -1,8 +1,11 @@
 // hz-doctor: confere se um servidor compatível com OpenAI tem o que o curso
 // precisa e diz, em português, o que mudar.
 //
-// As conferências, em ordem (cada uma é uma linha "✓ nome: ...", "✗ nome: ..."
-// ou "? nome: ..."):
+// As conferências, em ordem, cada uma numa linha com uma marca: "✓" deu certo,
+// "✗" impede o curso (uma obrigatória falhou, ou o streaming falha de um jeito
+// que o harness não contorna: a linha diz a flag), "!" não impede mas pede uma
+// ação (a janela de contexto pequena), "~" o harness contorna sozinho, "?" não
+// deu para conferir:
 //   servidor                  GET /models responde (obrigatória)
 //   modelo                    o modelo está na lista (obrigatória)
 //   chat                      um pedido simples recebe resposta (obrigatória)
@@ -17,9 +20,12 @@
 //   uso de tokens             as respostas trazem "usage"
 //   janela de contexto        quantos tokens cabem (veja context_window.hpp)
 // As não obrigatórias falham sem impedir o curso: o harness contorna (refaz
-// sem streaming, estima) e a linha diz como. Depois de uma obrigatória que
-// falha de um jeito que torna as próximas inúteis (servidor fora do ar,
-// modelo inexistente), o doctor para.
+// sem streaming, estima) e a linha diz como; ou o usuário age ("!"), e a linha
+// diz o quê. Um streaming que falha sem ser recusado (um 500, um corpo
+// quebrado) é obrigatório: o harness só refaz sem streaming uma recusa (400) e,
+// com um 5xx, tenta de novo e para, então a linha manda usar --no-stream. Depois de uma obrigatória
+// que falha de um jeito que torna as próximas inúteis (servidor fora do ar, modelo inexistente), o
+// doctor para.
 //
 // Texto vindo do servidor passa por hz::printable antes de chegar à saída.
 #pragma once
@@ -41,7 +47,9 @@ struct DoctorConfig {
   bool color = false;   // ✓ ✗ ? coloridos
 };
 
-enum class Verdict { ok, problem, unknown };
+// problem: "✗" se a conferência é obrigatória, "~" (o harness contorna) se não.
+// to_do: "!", não impede o curso, mas o usuário precisa agir.
+enum class Verdict { ok, problem, to_do, unknown };
 
 struct Check {
   Verdict verdict = Verdict::unknown;
