@@ -18,36 +18,10 @@
 #include "hz/mock/embedded.hpp"
 #include "hz/mock/mock_server.hpp"
 #include "hz/mock/scenario.hpp"
+#include "hz/text.hpp"
 #include "hz/version.hpp"
 
 namespace {
-
-// Texto de um cenário ou de um pedido (nomes, falhas, mensagens de erro) pronto
-// para o terminal: bytes de controle (C0, DEL e C1 em UTF-8) viram escapes
-// visíveis como "\x1b", para que nada mude cores, título ou o conteúdo da
-// tela, e uma falha ocupe sempre uma linha só.
-std::string printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
-                    (static_cast<unsigned char>(text[i + 1]) & 0xE0U) == 0x80U;
-    if (byte < 0x20 || byte == 0x7F) {
-      out += "\\x";
-      out += kHex[byte >> 4U];
-      out += kHex[byte & 0x0FU];
-    } else if (c1) {
-      const auto next = static_cast<unsigned char>(text[++i]);
-      out += "\\u00";
-      out += kHex[next >> 4U];
-      out += kHex[next & 0x0FU];
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
 
 // "1 pedido", "2 pedidos".
 std::string count(std::size_t n, const char* one, const char* many) {
@@ -80,7 +54,7 @@ struct Options {
 };
 
 int usage_error(const std::string& message) {
-  std::cerr << "hz-mock: " << printable(message) << "\n(use --help para ver as opções)\n";
+  std::cerr << "hz-mock: " << hz::printable_line(message) << "\n(use --help para ver as opções)\n";
   return 2;
 }
 
@@ -138,12 +112,12 @@ int main(int argc, char** argv) {
 
   auto path = hz::mock::find_scenario(options.scenario);
   if (!path) {
-    std::cerr << "hz-mock: " << printable(path.error().message) << "\n";
+    std::cerr << "hz-mock: " << hz::printable_line(path.error().message) << "\n";
     return 2;
   }
   auto scenario = hz::mock::load_scenario(*path);
   if (!scenario) {
-    std::cerr << "hz-mock: " << printable(scenario.error().message) << "\n";
+    std::cerr << "hz-mock: " << hz::printable_line(scenario.error().message) << "\n";
     return 2;
   }
 
@@ -160,12 +134,13 @@ int main(int argc, char** argv) {
   hz::mock::MockServer server(std::move(*scenario));
   auto port = server.start(options.host, options.port);
   if (!port) {
-    std::cerr << "hz-mock: " << printable(port.error().message) << "\n";
+    std::cerr << "hz-mock: " << hz::printable_line(port.error().message) << "\n";
     return 1;
   }
   std::cout << server.base_url() << std::endl;  // endl: quem lê espera esta linha já
-  std::cerr << "hz-mock: cenário " << printable(name) << " (" << count(steps, "passo", "passos")
-            << ") em " << printable(server.base_url()) << "; Ctrl+C para parar\n";
+  std::cerr << "hz-mock: cenário " << hz::printable_line(name) << " ("
+            << count(steps, "passo", "passos") << ") em " << hz::printable_line(server.base_url())
+            << "; Ctrl+C para parar\n";
 
   int received = 0;
   sigwait(&signals, &received);
@@ -176,7 +151,7 @@ int main(int argc, char** argv) {
             << count(server.requests().size(), "pedido", "pedidos") << ", "
             << count(failures.size(), "falha", "falhas") << "\n";
   for (const auto& failure : failures) {
-    std::cerr << "hz-mock: falha: " << printable(failure) << "\n";
+    std::cerr << "hz-mock: falha: " << hz::printable_line(failure) << "\n";
   }
   return failures.empty() ? 0 : 1;
 }

@@ -12,6 +12,8 @@
 #include <exception>
 #include <mutex>
 
+#include "hz/text.hpp"
+
 namespace hz {
 
 namespace {
@@ -33,13 +35,6 @@ std::string lower(std::string_view text) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
-}
-
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
 }
 
 std::string describe_bytes(std::size_t bytes) {
@@ -110,7 +105,8 @@ size_t write_header(char* data, size_t size, size_t count, void* user) {
   if (line.rfind("HTTP/", 0) == 0) {
     headers.clear();
   } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
-    headers.emplace_back(lower(trimmed(line.substr(0, colon))), trimmed(line.substr(colon + 1)));
+    headers.emplace_back(lower(trim(line.substr(0, colon))),
+                         std::string(trim(line.substr(colon + 1))));
   }
   return bytes;
 }

@@ -6,13 +6,6 @@ namespace {
 
 constexpr std::string_view kSpaces = " \t\r\n";
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(kSpaces);
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(kSpaces);
-  return text.substr(first, last - first + 1);
-}
-
 std::string_view trim_right(std::string_view text) {
   const auto last = text.find_last_not_of(kSpaces);
   if (last == std::string_view::npos) return {};
@@ -64,7 +57,42 @@ std::string cut_middle(std::string_view kept, std::size_t dropped, std::size_t m
 
 constexpr std::size_t kCompactSlack = 4096;
 
+// printable e printable_line: keep_layout deixa \n e \t passarem.
+std::string escape_controls(std::string_view text, bool keep_layout) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool layout = byte == '\n' || byte == '\t';
+    const bool c0 = byte < 0x20 && !(keep_layout && layout);
+    // C1 (U+0080..U+009F) em UTF-8: 0xC2 seguido de 0x80..0x9F.
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                    (static_cast<unsigned char>(text[i + 1]) & 0xE0U) == 0x80U;
+    if (c0 || byte == 0x7F) {
+      out += "\\x";
+      out += kHex[byte >> 4U];
+      out += kHex[byte & 0x0FU];
+    } else if (c1) {
+      const auto next = static_cast<unsigned char>(text[++i]);
+      out += "\\u00";
+      out += kHex[next >> 4U];
+      out += kHex[next & 0x0FU];
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(kSpaces);
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(kSpaces);
+  return text.substr(first, last - first + 1);
+}
 
 std::string bytes_text(std::uint64_t n) {
   return std::to_string(n) + (n == 1 ? " byte" : " bytes");
@@ -91,31 +119,9 @@ void MiddleTruncator::append(std::string_view chunk) {
 
 std::string MiddleTruncator::str() const { return cut_middle(kept_, dropped_, max_bytes_); }
 
-std::string printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    const bool c0 = byte < 0x20 && byte != '\n' && byte != '\t';
-    // C1 (U+0080..U+009F) em UTF-8: 0xC2 seguido de 0x80..0x9F.
-    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
-                    (static_cast<unsigned char>(text[i + 1]) & 0xE0U) == 0x80U;
-    if (c0 || byte == 0x7F) {
-      out += "\\x";
-      out += kHex[byte >> 4U];
-      out += kHex[byte & 0x0FU];
-    } else if (c1) {
-      const auto next = static_cast<unsigned char>(text[++i]);
-      out += "\\u00";
-      out += kHex[next >> 4U];
-      out += kHex[next & 0x0FU];
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
+std::string printable(std::string_view text) { return escape_controls(text, true); }
+
+std::string printable_line(std::string_view text) { return escape_controls(text, false); }
 
 std::string PrintableStream::feed(std::string_view chunk) {
   std::string joined;

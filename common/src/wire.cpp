@@ -516,10 +516,9 @@ void StreamDecoder::take(const SseEvent& event) {
     return;
   }
   const std::string_view data = event.data;
-  const std::size_t first = data.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return;
-  const std::size_t last = data.find_last_not_of(" \t\r\n");
-  if (data.substr(first, last - first + 1) == "[DONE]") {
+  const std::string_view payload = trim(data);
+  if (payload.empty()) return;
+  if (payload == "[DONE]") {
     done_ = true;
     return;
   }

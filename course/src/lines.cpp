@@ -31,13 +31,6 @@ std::string_view leading_ws(std::string_view line) {
   return n == std::string_view::npos ? line : line.substr(0, n);
 }
 
-std::string_view trim(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  const std::size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 std::string display_path(const std::filesystem::path& root, const std::filesystem::path& p) {
   return p.lexically_relative(root).generic_string();
 }

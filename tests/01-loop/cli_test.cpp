@@ -15,16 +15,13 @@
 #include "hz/testing/stubs.hpp"
 #include "hz/testing/temp_dir.hpp"
 
+using hz::testing::contains;
 using hz::testing::ProcessResult;
 using hz::testing::ScriptedModel;
 using hz::testing::TempDir;
 using nlohmann::json;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& piece) {
-  return text.find(piece) != std::string::npos;
-}
 
 // Roda hz-01-loop sem herdar um endpoint do ambiente de quem roda os testes.
 ProcessResult run_stage(std::vector<std::string> args, const std::string& stdin_text = "",

@@ -11,16 +11,13 @@
 #include "hz/testing/stubs.hpp"
 #include "hz/testing/temp_dir.hpp"
 
+using hz::testing::contains;
 using hz::testing::ProcessResult;
 using hz::testing::ScriptedModel;
 using hz::testing::TempDir;
 using nlohmann::json;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& piece) {
-  return text.find(piece) != std::string::npos;
-}
 
 const std::vector<std::string> kCleanEnv{"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "NO_COLOR=1"};
 

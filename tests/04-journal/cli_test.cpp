@@ -20,14 +20,11 @@
 #include "journal_record.hpp"
 #include "resume.hpp"
 
+using hz::testing::contains;
 using hz::testing::ProcessResult;
 using hz::testing::TempDir;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& piece) {
-  return text.find(piece) != std::string::npos;
-}
 
 int occurrences(const std::string& text, const std::string& piece) {
   int count = 0;

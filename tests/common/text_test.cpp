@@ -94,6 +94,18 @@ TEST_CASE("printable troca códigos de terminal por escapes visíveis") {
   CHECK(hz::printable("ação €") == "ação €");
 }
 
+TEST_CASE("printable_line escapa também a quebra de linha e a tabulação") {
+  CHECK(hz::printable_line("a\nb\tc\x1b[2J\xc2\x85 ação") == "a\\x0ab\\x09c\\x1b[2J\\u0085 ação");
+  CHECK(hz::printable_line("") == "");
+}
+
+TEST_CASE("trim tira espaços, tabulações e quebras de linha só das pontas") {
+  CHECK(hz::trim(" \t\r\n a b \r\n") == "a b");
+  CHECK(hz::trim("\n \t") == "");
+  CHECK(hz::trim("") == "");
+  CHECK(hz::trim("x") == "x");
+}
+
 TEST_CASE("PrintableStream escapa igual a printable em qualquer corte entre pedaços") {
   // Limpar a tela, OSC 52 (área de transferência), OSC 0 (título), CSI C1 em
   // UTF-8, DEL, acentos e um 0xC2 que não é C1 (o "Â").

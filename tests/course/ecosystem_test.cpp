@@ -23,7 +23,7 @@
 
 #include "hz/course/counts.hpp"
 #include "hz/course/progress.hpp"
-#include "yaml_lite.hpp"
+#include "yaml_json.hpp"
 
 namespace fs = std::filesystem;
 using hz::course::test::parse_yaml;

@@ -41,6 +41,39 @@ TEST_CASE("parse_junit lê nome e situação de cada teste") {
   CHECK(parse_junit("oi").error == "não parece um relatório JUnit (falta <testsuite>)");
 }
 
+TEST_CASE("parse_junit entende o XML de verdade: aspas simples, '>' no nome, CDATA e comentários") {
+  // Um leitor de busca em texto cortaria a tag no primeiro '>', leria o <testcase> do
+  // comentário e deixaria o CDATA e as entidades numéricas como vieram.
+  const auto r = parse_junit(
+      "<testsuites><testsuite name='s'>\n"
+      "<!-- <testcase name=\"no comentário\"/> -->\n"
+      "<testcase name='diz \"oi\" &gt; e 2 > 1' status='run'>"
+      "<system-out>antes &amp; <![CDATA[<b>&amp;</b>]]> depois &#x1F600;&#233;</system-out>"
+      "</testcase>\n"
+      "<testcase classname=\"c\" name=\"sem status\"><failure message=\"x\"/></testcase>\n"
+      "<testcase name=\"pulado\"><skipped/></testcase>\n"
+      "</testsuite></testsuites>\n");
+  CHECK(r.error == "");
+  REQUIRE(r.tests.size() == 3);
+  CHECK(r.tests[0].name == "diz \"oi\" > e 2 > 1");
+  CHECK(r.tests[0].status == TestStatus::passed);
+  CHECK(r.tests[0].output == "antes & <b>&amp;</b> depois \xF0\x9F\x98\x80\xC3\xA9");
+  CHECK(r.tests[1].name == "sem status");
+  CHECK(r.tests[1].status == TestStatus::failed);
+  CHECK(r.tests[1].output == "");
+  CHECK(r.tests[2].name == "pulado");
+  CHECK(r.tests[2].status == TestStatus::not_run);
+}
+
+TEST_CASE("parse_junit recusa XML malformado e <testcase> sem nome") {
+  CHECK(parse_junit("<testsuite><testcase name=\"a\">").error ==
+        "relatório JUnit malformado (byte 29)");
+  CHECK(parse_junit("<testsuite><testcase status=\"run\"/></testsuite>").error ==
+        "<testcase> sem atributo name");
+  CHECK(parse_junit("<outro><testcase name=\"a\"/></outro>").error ==
+        "não parece um relatório JUnit (falta <testsuite>)");
+}
+
 TEST_CASE("a lista de permitidos exige motivo e não aceita repetidos") {
   const auto ok = parse_allow_list("# comentário\n\nteste a | não chama o stub\n", "p.txt");
   CHECK(ok.error == "");

@@ -8,6 +8,9 @@
 
 namespace hz {
 
+// text sem espaços, tabulações, \r e \n nas pontas.
+std::string_view trim(std::string_view text);
+
 // "1 byte", "2 bytes": um tamanho para uma mensagem.
 std::string bytes_text(std::uint64_t n);
 
@@ -41,6 +44,10 @@ class MiddleTruncator {
 // e C1) viram escapes visíveis como "\x1b", para que a saída de uma
 // ferramenta ou de um modelo não mude cores, título ou conteúdo da tela.
 std::string printable(std::string_view text);
+
+// printable que também escapa \n e \t ("\x0a", "\x09"): o texto ocupa sempre
+// uma linha só (a mensagem de erro de um cenário, no hz-mock).
+std::string printable_line(std::string_view text);
 
 // printable para texto que chega aos pedaços (a resposta do modelo em
 // streaming): feed(a) + feed(b) + finish() == printable(a + b), para

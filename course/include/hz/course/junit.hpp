@@ -1,7 +1,7 @@
 #pragma once
 
-// Leitura mínima do relatório JUnit que o ctest escreve com --output-junit.
-// Só o que importa: nome de cada teste e se passou.
+// Leitura do relatório JUnit que o ctest escreve com --output-junit, pelo pugixml.
+// Só o que importa: nome de cada teste, se passou e o que ele escreveu.
 
 #include <string>
 #include <string_view>
@@ -34,8 +34,5 @@ Score score(const JunitReport& report);
 
 // "01-loop: 7/44 testes passando"
 std::string score_line(std::string_view stage, const Score& s);
-
-// Decodifica as entidades de XML (&amp; &lt; &gt; &quot; &apos; &#N; &#xN;).
-std::string xml_unescape(std::string_view s);
 
 }  // namespace hz::course

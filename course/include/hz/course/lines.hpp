@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hz/text.hpp"  // hz::trim, que os leitores do curso usam em toda linha
+
 namespace hz::course {
 
 // Divide `text` em linhas que mantêm o próprio terminador ("\n" ou "\r\n");
@@ -23,8 +25,6 @@ std::string_view eol(std::string_view line);
 
 // Espaços e tabulações iniciais.
 std::string_view leading_ws(std::string_view line);
-
-std::string_view trim(std::string_view s);
 
 // Caminho com '/' relativo a `root` (para mensagens e comparação).
 std::string display_path(const std::filesystem::path& root, const std::filesystem::path& p);

@@ -40,6 +40,12 @@ std::string signal_script(const std::string& command, const std::string& signal,
 // quem o colha, e o kill -0 ainda o acharia), ou "filho: vivo", e o mata.
 std::string child_state_script(const std::filesystem::path& pid_file);
 
+// Se a saída de um processo traz o trecho: as conferências de mensagem sem
+// fixar a saída inteira.
+inline bool contains(std::string_view text, std::string_view piece) {
+  return text.find(piece) != std::string_view::npos;
+}
+
 // build/bin/<name>: onde o CMake põe os executáveis (HZ_BIN_DIR).
 std::filesystem::path bin_path(std::string_view name);
 
