@@ -481,6 +481,38 @@ std::string_view to_string(Selection selection) {
   return "?";
 }
 
+namespace {
+
+// Os campos de cima do cenário, menos os passos (os quirks valem para todos eles).
+std::optional<Error> read_header(const json& document, std::string_view origin, Scenario* scenario,
+                                 Quirks* quirks, const Where& where) {
+  scenario->name = std::filesystem::path(origin).stem().string();
+  if (auto e = read_text(document, "name", &scenario->name, where)) return *e;
+  if (auto e = read_text(document, "description", &scenario->description, where)) return *e;
+  if (auto e = read_text(document, "prompt", &scenario->prompt, where)) return *e;
+  if (auto e = read_text(document, "model", &scenario->model, where)) return *e;
+  if (auto it = document.find("workspace"); it != document.end()) {
+    if (auto e = read_workspace(*it, origin, scenario, where)) return *e;
+  }
+  if (auto it = document.find("quirks"); it != document.end()) {
+    if (auto e = read_quirks(*it, "quirks", quirks, where)) return *e;
+  }
+  if (auto it = document.find("select"); it != document.end()) {
+    if (auto e = read_selection(*it, &scenario->select, where)) return *e;
+  }
+  if (auto it = document.find("ollama_context_length"); it != document.end()) {
+    long tokens = 0;
+    if (auto e =
+            read_bounded(*it, "ollama_context_length", 1, kMaxTokens, &tokens, where, "tokens")) {
+      return *e;
+    }
+    scenario->ollama_context_length = tokens;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<Scenario> parse_scenario(std::string_view json_text, std::string_view origin) {
   Scenario scenario;
   const std::filesystem::path origin_path(origin);
@@ -505,29 +537,8 @@ Result<Scenario> parse_scenario(std::string_view json_text, std::string_view ori
                               where, "")) {
     return *e;
   }
-  scenario.name = origin_path.stem().string();
-  if (auto e = read_text(document, "name", &scenario.name, where)) return *e;
-  if (auto e = read_text(document, "description", &scenario.description, where)) return *e;
-  if (auto e = read_text(document, "prompt", &scenario.prompt, where)) return *e;
-  if (auto e = read_text(document, "model", &scenario.model, where)) return *e;
-  if (auto it = document.find("workspace"); it != document.end()) {
-    if (auto e = read_workspace(*it, origin, &scenario, where)) return *e;
-  }
   Quirks quirks;
-  if (auto it = document.find("quirks"); it != document.end()) {
-    if (auto e = read_quirks(*it, "quirks", &quirks, where)) return *e;
-  }
-  if (auto it = document.find("select"); it != document.end()) {
-    if (auto e = read_selection(*it, &scenario.select, where)) return *e;
-  }
-  if (auto it = document.find("ollama_context_length"); it != document.end()) {
-    long tokens = 0;
-    if (auto e =
-            read_bounded(*it, "ollama_context_length", 1, kMaxTokens, &tokens, where, "tokens")) {
-      return *e;
-    }
-    scenario.ollama_context_length = tokens;
-  }
+  if (auto e = read_header(document, origin, &scenario, &quirks, where)) return *e;
 
   auto steps = document.find("steps");
   if (steps == document.end()) return where.fail("steps", "obrigatório");
