@@ -13,6 +13,7 @@
 #include "local_server.hpp"
 
 using hz::stage::Verdict;
+using hz::testing::contains;
 using hz::testing::ScriptedModel;
 
 namespace {
@@ -94,10 +95,13 @@ TEST_CASE("doctor com um modelo sem ferramentas diz qual usar e sai com 1") {
 
 TEST_CASE("doctor com argumentos que não são JSON mostra os argumentos e sai com 1") {
   const DoctorRun r = doctor_on("doctor/bad-arguments");
-  CHECK(r.out.find("✗ ferramentas: os argumentos de read_file não são um objeto JSON válido: "
-                   "{\"path\": \"notas.txt\". O harness devolve o erro ao modelo, mas um modelo "
-                   "que erra no primeiro pedido vai errar muito: use um modelo com suporte a "
-                   "ferramentas, como qwen3:8b") != std::string::npos);
+  CHECK_MESSAGE(
+      contains(r.out,
+               "✗ ferramentas: os argumentos de read_file não são um objeto JSON válido: "
+               "{\"path\": \"notas.txt\". O harness devolve o erro ao modelo, mas um modelo "
+               "que erra no primeiro pedido vai errar muito: use um modelo com suporte a "
+               "ferramentas, como qwen3:8b"),
+      r.out);
   CHECK(r.code == 1);
   CHECK(r.failures == std::vector<std::string>{});
 }
@@ -130,13 +134,21 @@ TEST_CASE("doctor num servidor com peculiaridades: avisos que o harness contorna
 
 TEST_CASE("doctor vê include_usage ignorado e o resultado de ferramenta que o modelo não cita") {
   const DoctorRun r = doctor_on("doctor/stream-no-usage");
-  CHECK(r.out.find("? resultado de ferramenta: o modelo respondeu, mas sem o número do resultado "
-                   "(4817): ele pode ter ignorado a mensagem \"tool\"\n") != std::string::npos);
-  CHECK(r.out.find("~ uso no streaming: o servidor ignora include_usage; o harness desliga o "
-                   "streaming para ter o uso de verdade, nada a fazer\n") != std::string::npos);
-  CHECK(r.out.find("? streaming com ferramentas: desta vez o modelo respondeu em texto; não deu "
-                   "para conferir\n") != std::string::npos);
-  CHECK(r.out.find("✓ uso de tokens:") != std::string::npos);
+  CHECK_MESSAGE(
+      contains(r.out,
+               "? resultado de ferramenta: o modelo respondeu, mas sem o número do resultado "
+               "(4817): ele pode ter ignorado a mensagem \"tool\"\n"),
+      r.out);
+  CHECK_MESSAGE(contains(r.out,
+                         "~ uso no streaming: o servidor ignora include_usage; o harness desliga o "
+                         "streaming para ter o uso de verdade, nada a fazer\n"),
+                r.out);
+  CHECK_MESSAGE(
+      contains(r.out,
+               "? streaming com ferramentas: desta vez o modelo respondeu em texto; não deu "
+               "para conferir\n"),
+      r.out);
+  CHECK_MESSAGE(contains(r.out, "✓ uso de tokens:"), r.out);
   CHECK(r.code == 0);
   CHECK(r.failures == std::vector<std::string>{});
 }
@@ -146,14 +158,16 @@ TEST_CASE("doctor com HTTP 500 no streaming com ferramentas: impede e manda usar
   // etapa terminava em provider_error depois de 3 tentativas. O harness só contorna a
   // recusa (400); um 5xx é o erro de um servidor sobrecarregado, que as novas tentativas tratam.
   const DoctorRun r = doctor_on("doctor/stream-tools-error");
-  CHECK(r.out.find("\n✗ streaming com ferramentas: o servidor respondeu HTTP 500: streaming com "
-                   "ferramentas não implementado, e o mesmo pedido sem streaming deu certo; o "
-                   "harness só troca para pedidos sem streaming quando o servidor recusa o "
-                   "streaming (HTTP 400), então as etapas parariam aqui (provider_error). Rode as "
-                   "etapas 02 a 04 com --no-stream (a 01 não usa streaming)\n") !=
-        std::string::npos);
-  CHECK(r.out.find("Não está pronto: 1 conferência obrigatória falhou (✗ acima).\n") !=
-        std::string::npos);
+  CHECK_MESSAGE(
+      contains(r.out,
+               "\n✗ streaming com ferramentas: o servidor respondeu HTTP 500: streaming com "
+               "ferramentas não implementado, e o mesmo pedido sem streaming deu certo; o "
+               "harness só troca para pedidos sem streaming quando o servidor recusa o "
+               "streaming (HTTP 400), então as etapas parariam aqui (provider_error). Rode as "
+               "etapas 02 a 04 com --no-stream (a 01 não usa streaming)\n"),
+      r.out);
+  CHECK_MESSAGE(contains(r.out, "Não está pronto: 1 conferência obrigatória falhou (✗ acima).\n"),
+                r.out);
   CHECK(r.code == 1);
   CHECK(r.failures == std::vector<std::string>{});
 }
@@ -161,24 +175,31 @@ TEST_CASE("doctor com HTTP 500 no streaming com ferramentas: impede e manda usar
 TEST_CASE("doctor pergunta ao servidor se é um Ollama e a janela de 4096 é coisa a fazer") {
   // A porta do mock não é a 11434 e o nome não tem "ollama": só /api/version diz.
   const DoctorRun r = doctor_on("doctor/ollama-small-window");
-  CHECK(r.out.find("\n! janela de contexto: 4096 tokens (Ollama, /api/ps). É pouco para um "
-                   "agente: o histórico passa disso em poucas voltas, e o servidor descarta em "
-                   "silêncio o começo da conversa. Aumente com OLLAMA_CONTEXT_LENGTH=32768 ollama "
-                   "serve (ou PARAMETER num_ctx 32768 num Modelfile) e passe --context-window "
-                   "32768 às etapas (recomendado: 16384 ou mais)\nPronto para o curso, com 1 "
-                   "coisa a fazer (! acima).\n") != std::string::npos);
+  CHECK_MESSAGE(
+      contains(r.out,
+               "\n! janela de contexto: 4096 tokens (Ollama, /api/ps). É pouco para um "
+               "agente: o histórico passa disso em poucas voltas, e o servidor descarta em "
+               "silêncio o começo da conversa. Aumente com OLLAMA_CONTEXT_LENGTH=32768 ollama "
+               "serve (ou PARAMETER num_ctx 32768 num Modelfile) e passe --context-window "
+               "32768 às etapas (recomendado: 16384 ou mais)\nPronto para o curso, com 1 "
+               "coisa a fazer (! acima).\n"),
+      r.out);
   CHECK(r.code == 0);
   CHECK(r.failures == std::vector<std::string>{});
 }
 
 TEST_CASE("doctor num servidor sem uso nenhum não diz que desligar o streaming traz o uso") {
   const DoctorRun r = doctor_on("doctor/no-usage");
-  CHECK(r.out.find("\n~ uso no streaming: não vem, mas o servidor também não informa o uso sem "
-                   "streaming (uso de tokens, abaixo); o harness desliga o streaming na primeira "
-                   "resposta e estima o uso, nada a fazer\n") != std::string::npos);
-  CHECK(r.out.find("\n~ uso de tokens: o servidor não informa o uso") != std::string::npos);
-  CHECK(r.out.find("Pronto para o curso, com 2 avisos que o harness contorna (~ acima).\n") !=
-        std::string::npos);
+  CHECK_MESSAGE(
+      contains(r.out,
+               "\n~ uso no streaming: não vem, mas o servidor também não informa o uso sem "
+               "streaming (uso de tokens, abaixo); o harness desliga o streaming na primeira "
+               "resposta e estima o uso, nada a fazer\n"),
+      r.out);
+  CHECK_MESSAGE(contains(r.out, "\n~ uso de tokens: o servidor não informa o uso"), r.out);
+  CHECK_MESSAGE(
+      contains(r.out, "Pronto para o curso, com 2 avisos que o harness contorna (~ acima).\n"),
+      r.out);
   CHECK(r.code == 0);
   CHECK(r.failures == std::vector<std::string>{});
 }
