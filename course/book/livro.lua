@@ -18,7 +18,8 @@
 --     âncora (#ID--listagem-REGIAO) acima do bloco de código;
 --   * dá a cada linha da tabela do glossário uma âncora (#glossario--termo-X) e
 --     liga ao glossário o primeiro uso de cada termo (a coluna "No livro") em
---     cada capítulo, fora de títulos, código e links.
+--     cada capítulo, fora de títulos, código e links (uma palavra de todo dia,
+--     como "volta" ou "uso", só onde ela sozinha está em negrito ou itálico).
 
 local chapter_of = {} -- "01-loop.md" -> "01-loop"
 local repo_base = "" -- "../../" ou "https://forja/dono/curso/blob/COMMIT/"
@@ -178,7 +179,18 @@ end
 
 -- ------------------------------------------------------------- glossário
 
-local terms_by_first = {} -- primeira palavra -> { {words=..., id=...}, ... }
+local terms_by_first = {} -- primeira palavra -> { {words=..., id=..., everyday=...}, ... }
+
+-- Termos de uma palavra só que o português usa também no sentido de todo dia
+-- ("o código em volta do modelo", "erro de uso"): só ganham link onde o livro
+-- destaca a palavra sozinha (**janela**, *volta*), que é onde ela é o termo.
+local everyday = {}
+for w in ([[argumentos aviso cancelamento cenário ciclo cobrada confirmação custo despacho
+            diário disparada durável estimado evento expectativa fatia gancho histórico
+            intenção isenta janela limiar listagem mensagem observação papel pedido
+            precedência registro teto trava travada uso vigia volta]]):gmatch("%S+") do
+  everyday[w] = true
+end
 
 local function slug(text)
   return (text:lower():gsub("[%s%p]+", "-"):gsub("^%-+", ""):gsub("%-+$", ""))
@@ -215,7 +227,8 @@ local function collect_glossary(blocks)
               end
               local words = words_of(term)
               local list = terms_by_first[words[1]] or {}
-              list[#list + 1] = { words = words, id = "glossario--" .. id }
+              list[#list + 1] = { words = words, id = "glossario--" .. id,
+                                  everyday = #words == 1 and everyday[words[1]] or false }
               terms_by_first[words[1]] = list
             end
           end
@@ -271,14 +284,14 @@ end
 
 local link_blocks
 
-local function link_inlines(inlines, used)
+local function link_inlines(inlines, used, emphasized)
   local out = pandoc.List()
   local i = 1
   while i <= #inlines do
     local el = inlines[i]
     if el.t == "Str" then
       local term, last = match_term(inlines, i)
-      if term and not used[term.id] then
+      if term and not used[term.id] and (emphasized or not term.everyday) then
         used[term.id] = true
         local prefix = split_word(el.text)
         local _, _, suffix = split_word(inlines[last].text)
@@ -295,8 +308,12 @@ local function link_inlines(inlines, used)
         i = i + 1
       end
     else
-      if el.t == "Emph" or el.t == "Strong" or el.t == "Span" or el.t == "Quoted" then
-        el.content = link_inlines(el.content, used)
+      if el.t == "Emph" or el.t == "Strong" then
+        -- Destacado é o termo sozinho (**janela**), não uma frase em negrito.
+        local alone = #el.content == 1 and el.content[1].t == "Str"
+        el.content = link_inlines(el.content, used, alone)
+      elseif el.t == "Span" or el.t == "Quoted" then
+        el.content = link_inlines(el.content, used, emphasized)
       end
       out:insert(el)
       i = i + 1

@@ -21,6 +21,7 @@
 #include "hz/course/listings.hpp"
 #include "hz/course/outputs.hpp"
 #include "hz/course/progress.hpp"
+#include "hz/course/quotes.hpp"
 #include "hz/course/stage_diff.hpp"
 #include "hz/course/stub_verdict.hpp"
 #include "hz/course/student_docs.hpp"
@@ -66,6 +67,9 @@ constexpr const char* kUsage =
     "      ctest --show-only=json-v1); o parágrafo nomeia o rótulo com ./hz test ROTULO;\n"
     "      numa nota \"ETAPA: P/T testes\" (também no course/export/GRADING.md), T é o\n"
     "      número de testes da etapa e P é 0, T ou o de tests/ETAPA/passes-on-stubs.txt\n"
+    "  quotes --root DIR\n"
+    "      confere cada mensagem de erro citada nos documentos (`erro: ...`, `hz-04-journal:\n"
+    "      ...`) com os literais dos testes de tests/: algum teste precisa afirmar o texto\n"
     "  list --root DIR [--stage NN-nome]\n"
     "      os exercícios: id, etapa e a seção do livro, um por linha\n"
     "  carry --root DIR --to NN-nome [--reference CURSO]\n"
@@ -768,6 +772,43 @@ int cmd_counts(const std::vector<std::string>& args, std::ostream& out, std::ost
   return 0;
 }
 
+// hz-course quotes: as mensagens citadas nos documentos conferidas com os testes.
+int cmd_quotes(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Options o = parse_options(args, {"--root"}, {});
+  if (!o.error.empty()) return usage_error(err, o.error);
+  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+  std::vector<std::string> literals;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root / "tests", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    // O teste do próprio quotes cita mensagens de brincadeira: fica de fora.
+    if (it->path().filename() == "quotes_test.cpp") continue;
+    const std::string ext = it->path().extension().string();
+    if (ext != ".cpp" && ext != ".hpp") continue;
+    const std::optional<std::string> text = read_file(it->path());
+    if (!text) continue;
+    for (std::string& l : string_literals(*text)) literals.push_back(std::move(l));
+  }
+  if (literals.empty())
+    return usage_error(err, "nenhum teste em " + display_path(root, root / "tests"));
+  int problems = 0;
+  int checked = 0;
+  for (const fs::path& doc : checked_documents(root)) {
+    const std::optional<std::string> text = read_file(doc);
+    if (!text) continue;
+    for (const Quote& q : message_quotes(*text)) {
+      ++checked;
+      if (quoted_in(q.text, literals)) continue;
+      err << display_path(root, doc) << ":" << q.line
+          << ": a mensagem citada não aparece em nenhum teste de tests/: `" << q.text << "`\n";
+      ++problems;
+    }
+  }
+  if (problems > 0) return 1;
+  out << checked << " mensagens citadas: todas afirmadas por algum teste\n";
+  return 0;
+}
+
 int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const Options o =
       parse_options(args, {"--root", "--exercise", "--state", "--junit-dir"}, {"--reset"});
@@ -1183,6 +1224,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (command == "report") return cmd_report(args, out, err);
     if (command == "hint") return cmd_hint(args, out, err);
     if (command == "counts") return cmd_counts(args, out, err);
+    if (command == "quotes") return cmd_quotes(args, out, err);
     if (command == "list") return cmd_list(args, out, err);
     if (command == "carry") return cmd_carry(args, out, err);
     if (command == "fill") return cmd_fill(args, out, err);

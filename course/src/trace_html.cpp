@@ -632,7 +632,7 @@ std::string meaning_of_outcome(const std::string& outcome) {
   if (outcome == "provider_error") {
     return "a chamada ao modelo falhou e as novas tentativas acabaram (ou não valiam)";
   }
-  if (outcome == "cancelled") return "a pessoa interrompeu o turno (Ctrl-C)";
+  if (outcome == "cancelled") return "o turno foi interrompido (Ctrl-C, SIGTERM ou SIGHUP)";
   if (outcome == "repetition") return "o modelo repetiu a mesma chamada depois do aviso";
   if (outcome == "journal") return "o journal não pôde ser gravado: o turno parou";
   if (outcome.empty()) return "o trace termina antes do turn_end";

@@ -111,7 +111,7 @@ void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnSta
 std::string stop_reason(Outcome outcome) {
   switch (outcome) {
     case Outcome::cancelled:
-      return "a pessoa interrompeu o turno (Ctrl-C)";
+      return "o turno foi interrompido (Ctrl-C, SIGTERM ou SIGHUP)";
     case Outcome::budget:
       return "o orçamento da conversa acabou";
     case Outcome::timeout:

@@ -123,7 +123,7 @@ bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json&
 std::string stop_reason(Outcome outcome) {
   switch (outcome) {
     case Outcome::cancelled:
-      return "a pessoa interrompeu o turno (Ctrl-C)";
+      return "o turno foi interrompido (Ctrl-C, SIGTERM ou SIGHUP)";
     case Outcome::budget:
       return "o orçamento da conversa acabou";
     case Outcome::timeout:

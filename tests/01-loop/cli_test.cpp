@@ -355,8 +355,8 @@ TEST_CASE("erro do provedor encerra com código 1 e mensagem clara") {
   CAPTURE(result.err);
   CHECK(result.exit_code == 1);
   CHECK(result.out.empty());
-  CHECK(contains(result.err, "erro do provedor"));
-  CHECK(contains(result.err, "o servidor caiu"));
+  CHECK(contains(result.err,
+                 "hz-01-loop: erro do provedor: o provedor respondeu HTTP 500: o servidor caiu\n"));
 }
 
 TEST_CASE("entradas ruins saem com código 2 e mensagem clara") {

@@ -8,6 +8,7 @@
 #include "helpers.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/text.hpp"
+#include "hz/tools.hpp"
 #include "hz/workspace.hpp"
 #include "tool_dispatch.hpp"
 
@@ -35,6 +36,17 @@ TEST_CASE("ferramenta desconhecida vira texto de erro com a lista de ferramentas
                                         "erro: ferramenta desconhecida \"apagar_tudo\". "
                                         "Ferramentas disponíveis: echo, explode."));
   CHECK_FALSE(result.ok);
+
+  // Com as cinco ferramentas da etapa, é a frase que o capítulo 1 cita.
+  hz::testing::TempDir dir;
+  const hz::Workspace workspace{dir.path()};
+  const hz::ToolBox stage(hz::basic_tools(workspace));
+  CHECK(stage.dispatch(ToolCall{"c8", "bash", "{}"}).message.content ==
+        "erro: ferramenta desconhecida \"bash\". Ferramentas disponíveis: read_file, write_file, "
+        "edit_file, list_dir, run_shell.");
+  CHECK(stage.dispatch(ToolCall{"c9", "run_tests", "{}"}).message.content ==
+        "erro: ferramenta desconhecida \"run_tests\". Ferramentas disponíveis: read_file, "
+        "write_file, edit_file, list_dir, run_shell.");
 }
 
 TEST_CASE("argumentos que não são JSON viram texto de erro") {

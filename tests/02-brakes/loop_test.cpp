@@ -258,7 +258,8 @@ TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próx
   CHECK(hz::to_string(first.outcome) == "cancelled");
   CHECK(first.model_calls == 1);
   const std::string skipped =
-      "cancelado: a pessoa interrompeu o turno (Ctrl-C) antes de esta ferramenta rodar";
+      "cancelado: o turno foi interrompido (Ctrl-C, SIGTERM ou SIGHUP) antes de esta ferramenta "
+      "rodar";
   const std::vector<Message> expected{
       Message::system("regras"),
       Message::user("faça quatro coisas"),

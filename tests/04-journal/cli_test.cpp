@@ -466,7 +466,7 @@ TEST_CASE("um registro que o disco recusa para o turno com saída 1, e a retomad
   CHECK(run.exit_code == 1);
   CHECK(run.out.empty());
   CHECK(contains(run.err, "hz-04-journal: journal " + w.journal.string() +
-                              ": a escrita do registro seq 3 falhou: "));
+                              ": a escrita do registro seq 3 falhou: File too large\n"));
   CHECK(contains(run.err, "■ desfecho: journal"));
   CHECK(split_lines(w.bytes()).size() == 2);              // o pedaço escrito foi desfeito
   CHECK(w.file("notas.txt") == "# notas da migração\n");  // nenhuma ferramenta rodou

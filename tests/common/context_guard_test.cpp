@@ -4,12 +4,15 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "hz/chat_client.hpp"
 #include "hz/stage/context_guard.hpp"
 #include "hz/stage/context_window.hpp"
+#include "hz/stage/session.hpp"
 #include "hz/testing/printing.hpp"
 #include "local_server.hpp"
 
@@ -149,17 +152,6 @@ TEST_CASE(
   CHECK(warnings.str() == "");
 }
 
-TEST_CASE("uma URL parece de Ollama pela porta 11434 ou pelo nome do host") {
-  CHECK(hz::stage::looks_like_ollama("http://localhost:11434/v1"));
-  CHECK(hz::stage::looks_like_ollama("http://127.0.0.1:11434"));
-  CHECK(hz::stage::looks_like_ollama("https://ollama.minha-escola.br/v1"));
-  CHECK(hz::stage::looks_like_ollama("http://user@OLLAMA:8080/v1"));
-  CHECK_FALSE(hz::stage::looks_like_ollama("http://localhost:1234/v1"));
-  CHECK_FALSE(hz::stage::looks_like_ollama("https://api.openai.com/v1"));
-  CHECK_FALSE(hz::stage::looks_like_ollama("http://localhost:8000/v1/ollama"));
-  CHECK_FALSE(hz::stage::looks_like_ollama("http://localhost:114340/v1"));
-}
-
 TEST_CASE("a raiz do servidor é a URL base sem o /v1 e sem barras no fim") {
   CHECK(hz::stage::server_root("http://localhost:11434/v1") == "http://localhost:11434");
   CHECK(hz::stage::server_root("http://localhost:11434/v1/") == "http://localhost:11434");
@@ -266,4 +258,61 @@ TEST_CASE("ask_ollama num servidor que não é Ollama devolve a janela desconhec
   CHECK(window.tokens == 0);
   CHECK(window.model_max == 0);
   CHECK(window.source == "");
+}
+
+namespace {
+
+// Um servidor local com as rotas de um Ollama que interessam à janela:
+// /api/version só se `ollama`, e /api/ps sempre (para provar que um servidor
+// que não se diz Ollama não é perguntado sobre a janela).
+struct FakeServer {
+  explicit FakeServer(bool ollama) {
+    if (ollama) {
+      server.http().Get("/api/version", [](const httplib::Request&, httplib::Response& res) {
+        res.set_content(R"({"version":"0.13.0"})", "application/json");
+      });
+    }
+    server.http().Get("/api/ps", [this](const httplib::Request&, httplib::Response& res) {
+      ++ps_hits;
+      res.set_content(R"({"models":[{"name":"m","context_length":100}]})", "application/json");
+    });
+    server.http().Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"choices":[{"index":0,"message":{"role":"assistant",)"
+                      R"("content":"ok"},"finish_reason":"stop"}]})",
+                      "application/json");
+    });
+    server.start();
+  }
+  hz::testing::LocalServer server;
+  int ps_hits = 0;
+};
+
+}  // namespace
+
+TEST_CASE("server_window pergunta ao servidor se é um Ollama, em qualquer porta, sem olhar a URL") {
+  hz::HttpClient http;
+  FakeServer ollama(true);
+  CHECK(hz::stage::server_window(http, ollama.server.url("/v1"), "m") == 100);
+  CHECK(ollama.ps_hits == 1);
+
+  FakeServer other(false);
+  CHECK(hz::stage::server_window(http, other.server.url("/v1"), "m") == 0);
+  CHECK(other.ps_hits == 0);
+}
+
+TEST_CASE(
+    "guard_context: um Ollama numa porta qualquer dá a janela e o aviso, sem --context-window") {
+  FakeServer ollama(true);
+  hz::stage::CommonFlags flags;
+  hz::stage::Session session;
+  session.base_url = ollama.server.url("/v1");
+  session.model_name = "m";
+  session.client = std::make_unique<hz::OpenAiClient>(hz::EndpointConfig{session.base_url, "", {}});
+  std::ostringstream warnings;
+  const auto guard = hz::stage::guard_context(flags, session, warnings);
+  REQUIRE(guard->complete(request_with_tokens(90)).ok());
+  CHECK(warnings.str() == "");
+  REQUIRE(guard->complete(request_with_tokens(90)).ok());
+  CHECK(guard->window() == 100);
+  CHECK(warnings.str() == hz::stage::context_warning(90, 100));
 }

@@ -70,6 +70,11 @@ for chapter in 01-loop 02-brakes 03-repetition-detector 04-journal; do
   [[ $n -ge 10 ]] || fail "o capítulo $chapter liga só $n termos ao glossário"
 done
 grep -q "^01-loop #glossario--termo-tool-call$" "$tmp/gloss" || fail "o capítulo 01-loop não liga \"tool call\" ao glossário"
+# Uma palavra de todo dia só vira link onde o livro a destaca: "o código em
+# volta do modelo" não é a volta do loop, nem "erro de uso" o uso de tokens.
+if grep -q -e 'em <a href="#glossario--termo-volta"' -e 'erro de <a href="#glossario--termo-uso"' "$html"; then
+  fail "uma palavra comum (\"em volta\", \"erro de uso\") ligada ao termo do glossário"
+fi
 if grep -q "^glossario " "$tmp/gloss"; then fail "o glossário liga termos a si mesmo"; fi
 # Cada arquivo do livro vira uma âncora de capítulo, e o sumário existe.
 for f in "$root"/livro/*.md; do

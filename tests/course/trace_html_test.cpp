@@ -717,11 +717,13 @@ TEST_CASE("hz-course trace-html --otlp escreve o OTLP/JSON; um trace sem horas �
   CHECK(json::parse(r.out).contains("resourceSpans"));
   CHECK(std::filesystem::exists(t.root() / "p.html"));
 
-  r = run_course({"trace-html", (t.root() / "velho.jsonl").string(), "--otlp", output + "2"});
+  const std::string old_trace = (t.root() / "velho.jsonl").string();
+  r = run_course({"trace-html", old_trace, "--otlp", output + "2"});
   CHECK(r.code == 2);
-  CHECK(r.err.rfind("hz-course: " + (t.root() / "velho.jsonl").string() +
-                        ": o trace não tem a hora dos eventos",
-                    0) == 0);
+  CHECK(r.err == "hz-course: " + old_trace +
+                     ": o trace não tem a hora dos eventos (\"time\"; a primeira linha sem ela é "
+                     "a 1): foi gravado antes de o trace carimbar cada evento. Grave de novo com "
+                     "--trace para exportar em OTLP\n");
   CHECK_FALSE(std::filesystem::exists(output + "2"));
 
   r = run_course({"trace-html", input, "--otlp", input});

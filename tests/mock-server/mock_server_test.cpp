@@ -177,6 +177,8 @@ TEST_CASE("corpo que não é JSON recebe 400 e vira falha sem gastar passo") {
   REQUIRE(res);
   CHECK(res->status == 400);
   CHECK(json::parse(res->body)["error"]["type"] == "invalid_request_error");
+  CHECK(json::parse(res->body)["error"]["message"] ==
+        "hz-mock: o corpo do pedido não é um objeto JSON");
   CHECK(served.server().failures() ==
         std::vector<std::string>{"pedido 1: o corpo não é um objeto JSON"});
   CHECK(served.chat(user_only())["choices"][0]["message"]["content"] == "Oi! Sou o hz-mock.");

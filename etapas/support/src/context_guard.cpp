@@ -66,14 +66,15 @@ Result<ChatReply, ModelError> ContextGuard::call(const ChatRequest& request,
 std::unique_ptr<ContextGuard> guard_context(const CommonFlags& flags, Session& session,
                                             std::ostream& warnings) {
   std::function<long()> probe;
-  if (flags.context_window <= 0 && !session.scripted && looks_like_ollama(session.base_url)) {
-    // Uma pergunta local e barata; se o Ollama demorar, fica sem aviso.
+  if (flags.context_window <= 0 && !session.scripted) {
+    // Duas ou três perguntas curtas ao servidor (é um Ollama? que janela?),
+    // nunca adivinhadas pela URL; se ele demorar, fica sem aviso.
     probe = [base_url = session.base_url, model = session.model_name] {
       HttpOptions quick;
       quick.connect_timeout = std::chrono::milliseconds(1000);
       quick.timeout = std::chrono::milliseconds(2000);
       HttpClient http(quick);
-      return ask_ollama(http, base_url, model).tokens;
+      return server_window(http, base_url, model);
     };
   }
   return std::make_unique<ContextGuard>(*session.client, flags.context_window, warnings,

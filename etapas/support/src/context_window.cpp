@@ -18,23 +18,6 @@ long plausible(const json& value) {
   return n > 0 && n <= 1000000000LL ? static_cast<long>(n) : 0;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-// "http://user@host:port/caminho" -> "host:port".
-std::string authority(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  if (scheme != std::string_view::npos) url.remove_prefix(scheme + 3);
-  url = url.substr(0, url.find_first_of("/?#"));
-  const std::size_t at = url.rfind('@');
-  if (at != std::string_view::npos) url.remove_prefix(at + 1);
-  return std::string(url);
-}
-
 bool same_model(std::string_view listed, std::string_view wanted) {
   if (listed == wanted) return true;
   // O Ollama completa um nome sem etiqueta com ":latest".
@@ -77,13 +60,6 @@ long num_ctx_line(std::string_view parameters) {
 }
 
 }  // namespace
-
-bool looks_like_ollama(std::string_view base_url) {
-  const std::string host_port = lower(authority(base_url));
-  const std::size_t colon = host_port.rfind(':');
-  const bool port_11434 = colon != std::string::npos && host_port.substr(colon + 1) == "11434";
-  return port_11434 || host_port.find("ollama") != std::string::npos;
-}
 
 std::string server_root(std::string_view base_url) {
   std::string root(base_url);
@@ -173,6 +149,11 @@ ContextWindow ask_ollama(HttpClient& http, std::string_view base_url, std::strin
     }
   }
   return window;
+}
+
+long server_window(HttpClient& http, std::string_view base_url, std::string_view model) {
+  if (!answers_as_ollama(http, base_url)) return 0;
+  return ask_ollama(http, base_url, model).tokens;
 }
 
 }  // namespace hz::stage

@@ -63,8 +63,8 @@ class ContextGuard final : public ChatModel {
 
 // O ChatModel que a etapa deve passar ao loop: session.client embrulhado num
 // ContextGuard que avisa em warnings. A janela vem de --context-window; sem
-// ela, com um endpoint real que parece um Ollama, vem do próprio Ollama
-// (ask_ollama, com tempo curto, depois da primeira resposta); senão, fica
+// ela, com um endpoint real, vem do servidor, se ele responde como um Ollama
+// (server_window, com tempo curto, depois da primeira resposta); senão, fica
 // desconhecida e não há aviso. session precisa viver mais que o guard.
 std::unique_ptr<ContextGuard> guard_context(const CommonFlags& flags, Session& session,
                                             std::ostream& warnings);

@@ -24,9 +24,6 @@ struct ContextWindow {
   std::string source;  // de onde veio, para mostrar ("Ollama, /api/ps")
 };
 
-// Verdadeiro se a URL base parece de um Ollama: porta 11434 ou "ollama" no host.
-bool looks_like_ollama(std::string_view base_url);
-
 // A raiz do servidor: a URL base sem a barra final e sem o "/v1" do fim
 // (as APIs nativas do Ollama moram em /api, não em /v1/api).
 std::string server_root(std::string_view base_url);
@@ -46,13 +43,18 @@ ContextWindow context_from_ollama_show(std::string_view body);
 long context_from_models(std::string_view body, std::string_view model);
 
 // O servidor se diz um Ollama: GET /api/version (na raiz, sem o /v1) responde
-// 200 com {"version": "..."}. É o que o hz-doctor pergunta; looks_like_ollama
-// só adivinha pela URL, sem pedido.
+// 200 com {"version": "..."}. Não se adivinha pela URL: um Ollama pode estar
+// em qualquer porta e com qualquer nome de host.
 bool answers_as_ollama(HttpClient& http, std::string_view base_url);
 
 // Pergunta a um Ollama: primeiro /api/ps (a janela que vale, se o modelo já
 // está carregado), depois /api/show. Não confere se a URL parece de um
-// Ollama: quem chama decide (answers_as_ollama, looks_like_ollama).
+// Ollama: quem chama decide (answers_as_ollama).
 ContextWindow ask_ollama(HttpClient& http, std::string_view base_url, std::string_view model);
+
+// A janela que o servidor informa para o modelo: pergunta se ele é um Ollama
+// (answers_as_ollama) e, se for, a janela que vale (ask_ollama); 0 para
+// qualquer outro servidor ou sem resposta. É a descoberta do guarda de contexto.
+long server_window(HttpClient& http, std::string_view base_url, std::string_view model);
 
 }  // namespace hz::stage
