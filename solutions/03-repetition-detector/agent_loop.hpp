@@ -126,14 +126,17 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 // end-listing: call-model
 
 // listing: call-with-retry
-// A chamada ao modelo de um passo, com novas tentativas. Antes de cada
-// tentativa, brakes.abort_check (um freio puxado devolve o rótulo dele).
-// Cada tentativa que o provedor cobrou entra na conta (state e
-// config.budget): a resposta, pelo uso dela; a falha cobrada
-// (ModelError::billed), pela estimativa dos bytes. Falha que vale outra
-// tentativa (is_retryable), enquanto houver config.retry.max_retries: espera
-// backoff_delay no relógio da configuração (nunca além do prazo do turno) e
-// tenta de novo. Eventos: model_error {turn, attempt, kind, status, message,
+// A chamada ao modelo de um passo, com novas tentativas. Nenhuma tentativa
+// sai com um freio puxado (brakes.abort_check): o resultado é o rótulo do
+// freio, que vence também a falha da tentativa anterior. Cada tentativa que
+// o provedor cobrou entra na conta (state e config.budget): a resposta, pelo
+// uso dela; a falha cobrada (ModelError::billed), pela estimativa dos bytes.
+// Falha que vale outra tentativa (is_retryable), enquanto houver
+// config.retry.max_retries: espera backoff_delay no relógio da configuração
+// (nunca além do prazo do turno) e tenta de novo. Contagens: o passo soma 1 a
+// state.model_calls quando a primeira tentativa sai, e cada nova tentativa que
+// sai soma 1 a state.retries (a que um freio impediu depois da espera não
+// conta). Eventos: model_error {turn, attempt, kind, status, message,
 // billed, cost_usd} a cada falha e retry {turn, attempt, delay_ms, status,
 // reason} antes de cada nova tentativa. Esgotadas as tentativas (ou numa
 // falha que não vale repetir): provider_error, com a mensagem em state.error.

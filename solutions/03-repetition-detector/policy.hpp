@@ -57,7 +57,7 @@ struct PolicyMemory {
 struct TurnState {
   Clock::time_point started;  // quando o turno começou (o prazo conta daqui)
   int model_calls = 0;        // passos em que o modelo foi chamado
-  int retries = 0;            // novas tentativas depois de falhas do provedor
+  int retries = 0;            // novas tentativas que saíram depois de falhas do provedor
   Usage usage;                // tokens de todas as tentativas cobradas
   Micros cost_micros = 0;     // o custo delas
   bool cost_estimated = false;

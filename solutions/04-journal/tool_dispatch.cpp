@@ -99,6 +99,9 @@ ToolResult ToolBox::dispatch(const ToolCall& call) const {
   } catch (const std::exception& error) {
     // Uma exceção é um bug da ferramenta, mas o turno não precisa morrer por causa dele.
     return fail("a ferramenta " + call.name + " lançou uma exceção: " + error.what());
+  } catch (...) {
+    // throw 42 também é "algo que a ferramenta faça": não tem what(), mas vira texto igual.
+    return fail("a ferramenta " + call.name + " lançou uma exceção desconhecida");
   }
   // FIM-EXERCICIO
 }

@@ -97,6 +97,16 @@ TEST_CASE("ferramenta que lança exceção vira texto de erro") {
   CHECK_FALSE(result.ok);
 }
 
+TEST_CASE("ferramenta que lança algo que não é std::exception também vira texto de erro") {
+  const hz::ToolBox box({fake_tool("crua", {}, [](const nlohmann::json&) -> ToolOutput {
+    throw 42;  // sem what(): o despacho não pode deixar escapar
+  })});
+  const auto result = box.dispatch(ToolCall{"c5", "crua", "{}"});
+  CHECK(result.message ==
+        Message::tool("c5", "erro: a ferramenta crua lançou uma exceção desconhecida"));
+  CHECK_FALSE(result.ok);
+}
+
 TEST_CASE("falha esperada da ferramenta chega ao modelo como está com ok falso") {
   const hz::ToolBox box({fake_tool("check", {}, [](const nlohmann::json&) {
     return ToolOutput::failure("código de saída: 1\nFALHOU");

@@ -221,7 +221,9 @@ TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativ
   CHECK(shown(result) == "desfecho: cancelled");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "500 ms");
-  CHECK(rig.state.retries == 0);
+  CHECK_MESSAGE(rig.state.retries == 0,
+                "state.retries conta as novas tentativas que saíram; a que o Ctrl-C impediu "
+                "depois da espera não conta");
 }
 
 TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com timeout") {
@@ -231,7 +233,9 @@ TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com 
   CHECK(shown(result) == "desfecho: timeout");
   CHECK(rig.requests() == 1);
   CHECK(shown(rig.clock.sleeps) == "300 ms");
-  CHECK(rig.state.retries == 0);  // a nova tentativa foi marcada, mas não saiu
+  CHECK_MESSAGE(rig.state.retries == 0,
+                "state.retries conta as novas tentativas que saíram; a que o prazo impediu "
+                "depois da espera não conta");
 }
 
 TEST_CASE("um freio já puxado não deixa nem a primeira tentativa sair") {

@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
+#include "hz/testing/printing.hpp"
 #include "hz/testing/process.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "hz/testing/temp_dir.hpp"
@@ -105,4 +108,10 @@ TEST_CASE("ScriptedModel lança com cenário inválido") {
   CHECK_THROWS_AS(hz::testing::ScriptedModel("{ nao é json"), std::runtime_error);
   CHECK_THROWS_AS(hz::testing::ScriptedModel::from_scenario("cenario-que-nao-existe"),
                   std::runtime_error);
+}
+
+TEST_CASE("uma lista de números aparece numa falha com os números, não como {?}") {
+  CHECK(std::string(doctest::toString(std::vector<int>{5, 7}).c_str()) == "{5, 7}");
+  CHECK(std::string(doctest::toString(std::vector<std::size_t>{}).c_str()) == "{}");
+  CHECK(std::string(doctest::toString(std::vector<long>{-1}).c_str()) == "{-1}");
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "hz/chat_client.hpp"
@@ -77,6 +78,21 @@ namespace doctest {
 template <>
 struct StringMaker<std::vector<std::string>> {
   static String convert(const std::vector<std::string>& texts);
+};
+
+// Uma lista de números ({5, 7}), pelo mesmo motivo: sem isto, um
+// CHECK(voltas == std::vector<int>{5}) que falha mostra "{?} == {?}". Só
+// números: as listas de mensagens e de tool calls têm operator<< próprio.
+template <class T>
+requires std::is_arithmetic_v<T>
+struct StringMaker<std::vector<T>> {
+  static String convert(const std::vector<T>& values) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out += (i == 0 ? "" : ", ") + std::string(toString(values[i]).c_str());
+    }
+    return String((out + "}").c_str());
+  }
 };
 
 }  // namespace doctest
