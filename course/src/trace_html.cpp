@@ -525,6 +525,7 @@ a.card:hover { text-decoration: none; border-color: var(--blue); }
   letter-spacing: .04em; }
 .card .value { display: block; font-size: 24px; font-weight: 650; margin-top: 2px;
   white-space: nowrap; }
+.card .value .unknown { font-size: 18px; }
 .card .detail { display: block; color: var(--muted); font-size: 13px; }
 .card.warning { background: var(--amber-soft); border-color: #f0d7a6; }
 .card.warning .value { color: var(--amber); }
@@ -958,9 +959,17 @@ class Page {
          std::to_string(model_.prompt_total) + " enviados + " +
              std::to_string(model_.completion_total) + " gerados");
     if (model_.cost > 0 || model_.cost_unknown || any_cost_known()) {
+      // Preço desconhecido não é zero: sem nenhum turno de custo conhecido, o
+      // valor é "desconhecido"; com alguns, o que se sabe e o aviso.
+      const bool none_known = model_.cost_unknown && !any_cost_known();
       card(model_.cost_unknown ? "warning" : "", "", "custo",
-           "<span class=\"value-cost\">" + words::usd(model_.cost) + "</span>",
-           model_.cost_unknown ? "com turnos de custo desconhecido (modelo sem preço)" : "");
+           "<span class=\"value-cost\">" +
+               (none_known ? std::string("<span class=\"unknown\">desconhecido</span>")
+                           : words::usd(model_.cost)) +
+               "</span>",
+           none_known            ? "o modelo não tem preço na tabela"
+           : model_.cost_unknown ? "mais os turnos de custo desconhecido (modelo sem preço)"
+                                 : "");
     }
     if (s.duration_ms) {
       card("", "#timeline", "duração",
@@ -1616,6 +1625,7 @@ class Otlp {
     std::string model;
     json events = json::array();
     const std::size_t at = spans.size();  // o span do turno vem antes dos filhos
+    cost_known_ = t.cost_known() != false;
     for (const Node& e : t.entries) {
       if (e.kind == Node::Kind::call && model.empty()) model = field(e.first, "model");
       node(e, id, spans, events);
@@ -1699,7 +1709,9 @@ class Otlp {
       if (flag(r, "estimated")) add_attribute(a, "hz.usage_estimated", true);
       s["status"] = status(true, "");
     }
-    if (r.contains("cost_usd")) add_attribute(a, "hz.cost_usd", dollars(r, "cost_usd"));
+    if (cost_known_ && r.contains("cost_usd")) {
+      add_attribute(a, "hz.cost_usd", dollars(r, "cost_usd"));
+    }
     return s;
   }
 
@@ -1731,6 +1743,7 @@ class Otlp {
   std::string trace_id_;
   std::uint64_t seed_ = 0;
   int spans_ = 0;
+  bool cost_known_ = true;  // o turno em curso tem preço (sem ele, custo nenhum vira 0)
 };
 
 }  // namespace

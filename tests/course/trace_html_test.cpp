@@ -426,6 +426,12 @@ TEST_CASE(
   CHECK(all(unknown.html, R"re(<span class="cost call-cost">([^<]*)<)re") ==
         std::vector<std::string>{"custo desconhecido"});
   CHECK(unknown.html.find("<span class=\"cost\">custo desconhecido</span>") != std::string::npos);
+  // O cartão também: sem nenhum turno de custo conhecido, "desconhecido", e não US$ 0.00.
+  CHECK(unknown.html.find("class=\"value-cost\"><span class=\"unknown\">desconhecido</span>") !=
+        std::string::npos);
+  // No OTLP, o custo só vai nos spans de um turno com preço: sem ele, nenhum hz.cost_usd de 0.
+  CHECK(render_trace_otlp(jsonl, "t").json.find("\"hz.cost_usd\"") != std::string::npos);
+  CHECK(render_trace_otlp(unpriced, "t").json.find("\"hz.cost_usd\"") == std::string::npos);
 }
 
 TEST_CASE("trace-html: cada turno aparece com o seu desfecho, e o gráfico separa os turnos") {
