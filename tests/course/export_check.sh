@@ -195,6 +195,14 @@ check_export() {
 
   check_exported_documents "$course" "$out"
 
+  # Dois testes do curso que a cópia dos alunos também roda, rodados nela: o
+  # README de cada pasta só cita o que a cópia tem, e o ./hz SUB --help vale
+  # (sem o export, que a cópia recusa).
+  bash "$root/tests/course/readme_check.sh" "$out" >"$tmp/readme.out" 2>&1 ||
+    fail "na exportação, um README de pasta cita o que ela não tem: $(cat "$tmp/readme.out")"
+  bash "$root/tests/course/version_check.sh" "$out" "$course" >"$tmp/version.out" 2>&1 ||
+    fail "na exportação, a conferência de --version e ./hz SUB --help falhou: $(cat "$tmp/version.out")"
+
   # O que o aluno roda na cópia dele, que não tem solutions/.
   local first second
   first="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | sed -n 1p)"

@@ -42,8 +42,11 @@ for exe in "$@"; do
 done
 [[ $checked -ge 1 ]] || fail "nenhum executável conferido"
 
-# ./hz SUB --help: a entrada de SUB, nada de rodar o subcomando.
-for sub in grade export demo test book; do
+# ./hz SUB --help: a entrada de SUB, nada de rodar o subcomando. O export só
+# existe no curso completo: na cópia dos alunos, o ./hz o recusa (e diz por quê).
+subs=(grade demo test book)
+[[ -d "$root/solutions" ]] && subs+=(export)
+for sub in "${subs[@]}"; do
   out="$(HZ_SKIP_DEPS=1 NO_COLOR=1 "$root/hz" "$sub" --help)" || fail "./hz $sub --help saiu com erro"
   grep -q "^  $sub" <<<"$out" || fail "./hz $sub --help não mostra a entrada de $sub: $out"
   if grep -q "^  [a-z]" <<<"$out" && grep "^  [a-z]" <<<"$out" | grep -vq "^  $sub"; then
