@@ -10,43 +10,6 @@
 namespace hz::course {
 namespace {
 
-struct Paragraph {
-  std::string text;
-  int first_line = 0;
-};
-
-// Parágrafos fora dos blocos cercados (```): uma listagem pode ter "N testes"
-// num comentário, e o que ela diz as listagens já conferem.
-std::vector<Paragraph> paragraphs(std::string_view text) {
-  std::vector<Paragraph> out;
-  Paragraph current;
-  bool fenced = false;
-  int number = 0;
-  auto flush = [&] {
-    if (!current.text.empty()) out.push_back(current);
-    current = Paragraph{};
-  };
-  for (const std::string& raw : split_keep_eol(text)) {
-    ++number;
-    const std::string line(body(raw));
-    const std::string_view t = trim(line);
-    if (t.substr(0, 3) == "```") {
-      flush();
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced) continue;
-    if (t.empty()) {
-      flush();
-      continue;
-    }
-    if (current.text.empty()) current.first_line = number;
-    current.text += line + " ";
-  }
-  flush();
-  return out;
-}
-
 bool label_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '/' || c == '_';
 }
@@ -109,8 +72,10 @@ std::vector<CountProblem> check_counts(std::string_view text, std::string_view s
                                        const TestLabels& labels, const StubPasses& stub_passes) {
   std::vector<CountProblem> problems;
   static const std::regex figure(R"re(([0-9][0-9]-[a-z0-9-]+): ([0-9]+)/([0-9]+) testes)re");
-  for (Paragraph p : paragraphs(text)) {
-    const std::string where_figure = std::string(shown) + ":" + std::to_string(p.first_line);
+  // Parágrafos fora dos blocos cercados: uma listagem pode ter "N testes" num
+  // comentário, e o que ela diz as listagens já conferem.
+  for (ProseParagraph p : prose_paragraphs(text)) {
+    const std::string where_figure = std::string(shown) + ":" + std::to_string(p.first_line());
     for (auto it = std::sregex_iterator(p.text.begin(), p.text.end(), figure);
          it != std::sregex_iterator(); ++it) {
       const std::string stage = (*it)[1].str();
@@ -137,7 +102,7 @@ std::vector<CountProblem> check_counts(std::string_view text, std::string_view s
     p.text = std::regex_replace(p.text, figure, "$1: (nota)");
     const std::vector<int> counts = stated_counts(p.text);
     if (counts.empty()) continue;
-    const std::string where = std::string(shown) + ":" + std::to_string(p.first_line);
+    const std::string where = std::string(shown) + ":" + std::to_string(p.first_line());
     const std::set<std::string> named = named_labels(p.text);
     if (named.size() != 1) {
       problems.push_back(

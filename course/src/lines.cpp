@@ -51,4 +51,45 @@ bool write_file(const std::filesystem::path& p, std::string_view content) {
   return static_cast<bool>(out);
 }
 
+int ProseParagraph::line_at(std::size_t pos) const {
+  int line = first_line();
+  for (const auto& [offset, number] : starts) {
+    if (offset > pos) break;
+    line = number;
+  }
+  return line;
+}
+
+std::vector<ProseParagraph> prose_paragraphs(std::string_view markdown) {
+  std::vector<ProseParagraph> out;
+  ProseParagraph current;
+  bool fenced = false;
+  int number = 0;
+  const auto flush = [&] {
+    if (!current.text.empty()) out.push_back(std::move(current));
+    current = ProseParagraph{};
+  };
+  for (const std::string& raw : split_keep_eol(markdown)) {
+    ++number;
+    std::string_view text = body(raw);
+    const std::size_t first = text.find_first_not_of(" \t>");
+    text = first == std::string_view::npos ? std::string_view() : trim(text.substr(first));
+    if (text.substr(0, 3) == "```") {
+      flush();
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    if (text.empty()) {
+      flush();
+      continue;
+    }
+    if (!current.text.empty()) current.text += ' ';
+    current.starts.emplace_back(current.text.size(), number);
+    current.text += text;
+  }
+  flush();
+  return out;
+}
+
 }  // namespace hz::course

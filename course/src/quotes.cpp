@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "hz/course/lines.hpp"
+
 namespace hz::course {
 namespace {
 
@@ -93,21 +95,7 @@ bool starts_like_message(std::string_view q) {
   return i > 3 && q.substr(i, 2) == ": ";
 }
 
-// O parágrafo juntado numa linha, com a linha do texto de cada pedaço.
-struct Paragraph {
-  std::string text;
-  std::vector<std::pair<std::size_t, int>> starts;  // (posição em text, linha)
-  int line_at(std::size_t pos) const {
-    int line = starts.empty() ? 0 : starts.front().second;
-    for (const auto& [offset, l] : starts) {
-      if (offset > pos) break;
-      line = l;
-    }
-    return line;
-  }
-};
-
-void collect(const Paragraph& p, std::vector<Quote>& out) {
+void collect(const ProseParagraph& p, std::vector<Quote>& out) {
   std::string rest = p.text;  // sem os trechos entre crases, para achar as aspas
   for (std::size_t open = rest.find('`'); open != std::string::npos; open = rest.find('`')) {
     const std::size_t close = rest.find('`', open + 1);
@@ -188,36 +176,7 @@ std::vector<std::string> string_literals(std::string_view cpp) {
 
 std::vector<Quote> message_quotes(std::string_view markdown) {
   std::vector<Quote> out;
-  Paragraph paragraph;
-  bool fence = false;
-  int line = 0;
-  const auto flush = [&] {
-    if (!paragraph.text.empty()) collect(paragraph, out);
-    paragraph = Paragraph{};
-  };
-  std::size_t start = 0;
-  while (start <= markdown.size()) {
-    const std::size_t end = std::min(markdown.find('\n', start), markdown.size());
-    std::string_view text = markdown.substr(start, end - start);
-    start = end + 1;
-    ++line;
-    const std::size_t first = text.find_first_not_of(" \t>");
-    text = first == std::string_view::npos ? std::string_view() : text.substr(first);
-    if (text.substr(0, 3) == "```") {
-      flush();
-      fence = !fence;
-      continue;
-    }
-    if (fence) continue;
-    if (text.empty()) {
-      flush();
-      continue;
-    }
-    if (!paragraph.text.empty()) paragraph.text += ' ';
-    paragraph.starts.emplace_back(paragraph.text.size(), line);
-    paragraph.text += text;
-  }
-  flush();
+  for (const ProseParagraph& p : prose_paragraphs(markdown)) collect(p, out);
   return out;
 }
 

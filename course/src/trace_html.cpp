@@ -1625,11 +1625,10 @@ class Otlp {
     std::string model;
     json events = json::array();
     const std::size_t at = spans.size();  // o span do turno vem antes dos filhos
-    cost_known_ = t.cost_known() != false;
     for (const Node& e : t.entries) {
       if (e.kind == Node::Kind::call && model.empty()) model = field(e.first, "model");
-      node(e, id, spans, events);
-      for (const Node& c : e.children) node(c, id, spans, events);
+      node(e, t, id, spans, events);
+      for (const Node& c : e.children) node(c, t, id, spans, events);
     }
     if (!model.empty()) add_attribute(a, "gen_ai.request.model", model);
     if (t.end) {
@@ -1650,9 +1649,9 @@ class Otlp {
     spans.insert(spans.begin() + static_cast<std::ptrdiff_t>(at), std::move(s));
   }
 
-  void node(const Node& e, const std::string& parent, json& spans, json& events) {
+  void node(const Node& e, const Turn& t, const std::string& parent, json& spans, json& events) {
     if (e.kind == Node::Kind::call) {
-      spans.push_back(call(e, parent));
+      spans.push_back(call(e, t, parent));
     } else if (e.kind == Node::Kind::tool) {
       spans.push_back(tool(e, parent));
     } else if (e.kind == Node::Kind::other && e.start) {
@@ -1673,7 +1672,8 @@ class Otlp {
     return *e.start;
   }
 
-  json call(const Node& e, const std::string& parent) {
+  // O custo de uma chamada só vai num turno com preço: sem ele, seria um 0 falso.
+  json call(const Node& e, const Turn& t, const std::string& parent) {
     const std::string model = field(e.first, "model");
     json s = span(next_span_id(), parent, model.empty() ? "chat" : "chat " + model, kClient,
                   *e.start, end_of(e));
@@ -1709,7 +1709,7 @@ class Otlp {
       if (flag(r, "estimated")) add_attribute(a, "hz.usage_estimated", true);
       s["status"] = status(true, "");
     }
-    if (cost_known_ && r.contains("cost_usd")) {
+    if (t.cost_known() != false && r.contains("cost_usd")) {
       add_attribute(a, "hz.cost_usd", dollars(r, "cost_usd"));
     }
     return s;
@@ -1743,7 +1743,6 @@ class Otlp {
   std::string trace_id_;
   std::uint64_t seed_ = 0;
   int spans_ = 0;
-  bool cost_known_ = true;  // o turno em curso tem preço (sem ele, custo nenhum vira 0)
 };
 
 }  // namespace

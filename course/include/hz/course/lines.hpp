@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "hz/text.hpp"  // hz::trim, que os leitores do curso usam em toda linha
@@ -25,6 +26,23 @@ std::string_view eol(std::string_view line);
 
 // Espaços e tabulações iniciais.
 std::string_view leading_ws(std::string_view line);
+
+// Um parágrafo de Markdown fora dos blocos cercados (```), numa linha só: as
+// linhas juntadas por um espaço, sem o recuo nem o ">" de citação do começo.
+// Quem confere o livro (os "N testes", as mensagens citadas) lê parágrafos,
+// porque uma frase quebra de linha em qualquer lugar.
+struct ProseParagraph {
+  std::string text;
+  std::vector<std::pair<std::size_t, int>> starts;  // (onde em text começa, linha do arquivo)
+
+  int first_line() const { return starts.empty() ? 0 : starts.front().second; }
+  // A linha do arquivo de text[pos].
+  int line_at(std::size_t pos) const;
+};
+
+// Os parágrafos do texto, na ordem; o que está entre ``` fica de fora (as
+// listagens e as saídas têm conferência própria).
+std::vector<ProseParagraph> prose_paragraphs(std::string_view markdown);
 
 // Caminho com '/' relativo a `root` (para mensagens e comparação).
 std::string display_path(const std::filesystem::path& root, const std::filesystem::path& p);
