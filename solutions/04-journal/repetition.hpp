@@ -178,10 +178,13 @@ class RepetitionDetector {
   // (um erro de inicialização: as flags já deveriam ter sido conferidas).
   explicit RepetitionDetector(RepetitionConfig config = {});
 
-  // Classifica `now` contra a janela, guarda-a e decide a ação:
-  //   - isenta: kind exempt, count 0, nada é guardado;
-  //   - senão: compare_with_last na janela, count, stuck se repeat com
-  //     count >= threshold; se não travou pela contagem, cycle_period;
+  // O veredito de `now`. Ao voltar, `now` já faz parte do histórico.
+  //   - isenta: kind exempt, count 0, e ela não entra no histórico;
+  //   - senão, com a janela sendo as W observações mais recentes, `now`
+  //     incluída: kind é o que compare_with_last diz dela diante das
+  //     anteriores; count, quantas da janela têm a mesma chave e o mesmo
+  //     resultado; stuck, se é repeat com count >= threshold ou, se não,
+  //     se fecha um ciclo (cycle_period) que termina nela;
   //   - travada: o primeiro aviso do turno é warn; depois dele, stop, mas
   //     só num step posterior ao do aviso (o modelo precisa ter lido o
   //     aviso antes de ser parado; no mesmo step, none).
