@@ -107,7 +107,6 @@ void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnSta
   clock_of(config).sleep_for(delay);
 }
 
-// listing: journal-helpers
 // Grava rec no journal, se houver. Falso: o journal falhou, e state.error
 // tem a mensagem dele (com o nome do arquivo).
 bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json& rec) {
@@ -117,7 +116,6 @@ bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json&
   state.error = seq.error().message;
   return false;
 }
-// end-listing: journal-helpers
 
 // Por que uma ferramenta não rodou, para o modelo ler na próxima chamada.
 std::string stop_reason(Outcome outcome) {
@@ -270,88 +268,47 @@ ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, in
 namespace {
 
 // listing: journaled-tool
-
-// Grava o result de uma chamada e põe a mensagem tool no histórico.
-bool record_result(std::vector<Message>& history, ToolResult result, const LoopConfig& config,
-                   TurnState& state) {
-  const Message& message = result.message;
-  if (!journaled(config, state,
-                 result_record(message.tool_call_id, {result.ok, message.content}))) {
+// Uma chamada do passo, com journal: a intenção gravada ANTES de a ferramenta
+// rodar, depois o efeito e o resultado. Na retomada (replay não nulo) a
+// intenção já está gravada, e a decisão dela diz se a ferramenta roda (run)
+// ou se o resultado já é conhecido (done, unknown) e nada roda. Falso: o
+// journal falhou.
+bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay* replay,
+              const ToolBox& tools, const LoopConfig& config, TurnState& state, Trace& trace,
+              int turn) {
+  if (config.journal == nullptr) {
+    history.push_back(run_tool(call, tools, trace, turn).message);
+    return true;
+  }
+  if (replay == nullptr &&
+      !journaled(config, state, intent_record(intent_for(call, tools, config.workspace)))) {
+    return false;
+  }
+  ToolResult result = replay == nullptr || replay->kind == Replay::Kind::run
+                          ? run_tool(call, tools, trace, turn)
+                          : tool_result(call, replay->result, tools.max_output_bytes());
+  if (!journaled(config, state, result_record(call.id, {result.ok, result.message.content}))) {
     return false;
   }
   history.push_back(std::move(result.message));
   return true;
 }
-
-// Roda a ferramenta (com os eventos de run_tool) e grava o resultado; a
-// intenção já está no journal.
-bool run_effect(std::vector<Message>& history, const ToolCall& call, const ToolBox& tools,
-                const LoopConfig& config, TurnState& state, Trace& trace, int turn) {
-  return record_result(history, run_tool(call, tools, trace, turn), config, state);
-}
-
-// A intenção no journal ANTES de a ferramenta rodar; depois o efeito e o resultado.
-bool run_journaled(std::vector<Message>& history, const ToolCall& call, const ToolBox& tools,
-                   const LoopConfig& config, TurnState& state, Trace& trace, int turn) {
-  if (config.journal == nullptr) {
-    history.push_back(run_tool(call, tools, trace, turn).message);
-    return true;
-  }
-  if (!journaled(config, state, intent_record(intent_for(call, tools, config.workspace)))) {
-    return false;
-  }
-  return run_effect(history, call, tools, config, state, trace, turn);
-}
-
-// Uma chamada do passo: com a intenção já gravada (a retomada decidiu o
-// destino dela, replay), pela decisão; senão, intenção, efeito e resultado.
-bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay* replay,
-              const ToolBox& tools, const LoopConfig& config, TurnState& state, Trace& trace,
-              int turn) {
-  if (replay == nullptr) return run_journaled(history, call, tools, config, state, trace, turn);
-  if (replay->kind == Replay::Kind::run) {
-    return run_effect(history, call, tools, config, state, trace, turn);
-  }
-  // done ou unknown: o resultado já é conhecido, a ferramenta não roda.
-  return record_result(history, tool_result(call, replay->result, tools.max_output_bytes()), config,
-                       state);
-}
-
 // end-listing: journaled-tool
 
-// listing: run-steps
-// Depois de cada passo completo: os freios respondem; o loop grava a nota (no
-// journal, dizendo se ela traz o aviso de orçamento, e no histórico) e a
-// memória da decisão.
-std::optional<Outcome> after_step(std::vector<Message>& history, const LoopConfig& config,
-                                  const Brakes& brakes, TurnState& state, Trace& trace, int turn) {
-  const Decision decision = brakes.after_step(state);
-  if (decision.kind == Decision::Kind::stop) return decision.outcome;
-  if (decision.kind == Decision::Kind::proceed_with_note) {
-    const bool budget = decision.memory.budget_noted && !state.memory.budget_noted;
-    if (!journaled(config, state, note_record(decision.note, decision.note_call_id, budget))) {
-      return Outcome::journal;
-    }
-    add_note(history, decision, trace, turn);
-  }
-  state.memory = decision.memory;  // a política responde; o loop registra
-  return std::nullopt;
-}
-
-// Os passos do turno, a partir de entry (um turno novo entra em call_model,
-// na chamada 1; a retomada, onde o journal parou); end fecha o turno. O laço
-// da etapa 03, com os registros do journal.
-template <class End>
+// O laço de run_turn da etapa 03, a partir de entry: um turno novo entra em
+// call_model, na chamada 1; a retomada, onde o journal parou (resume.hpp).
+// Cada resposta, resultado e nota vai ao journal antes de entrar no histórico.
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
-                     const ToolBox& tools, Trace& trace, const Brakes& brakes, TurnState& state,
-                     const Entry& entry, End end) {
-  using Phase = Entry::Phase;
-  if (entry.phase == Phase::finish) return end(Outcome::success, history.back().content);
-  // O laço da etapa 02 (o exercício 02-brakes/loop), com os registros do journal.
+                     const ToolBox& tools, Trace& trace, TurnState state, const Entry& entry) {
+  const Brakes brakes = brakes_for(config, trace);
+  // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
+  auto end = [&](Outcome outcome, std::string text = {}) {
+    return finish(outcome, std::move(text), state, config, trace);
+  };
+  if (entry.phase == Entry::Phase::finish) return end(Outcome::success, history.back().content);
   // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
-  Phase phase = entry.phase;
-  for (int turn = entry.call; turn <= config.max_turns; ++turn, phase = Phase::call_model) {
-    if (phase == Phase::call_model) {
+  for (int turn = entry.call; turn <= config.max_turns; ++turn) {
+    if (turn > entry.call || entry.phase == Entry::Phase::call_model) {
       const Micros before = state.cost_micros;
       Result<ChatReply, Outcome> reply =
           call_with_retry(history, config, model, tools, trace, turn, brakes, state);
@@ -366,6 +323,7 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
 
       // Parada estrutural: decide a forma da resposta, não o finish_reason.
       if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);
+
       state.last_calls = reply->message.tool_calls;
       state.last_results.clear();
     }
@@ -383,33 +341,29 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
       }
       state.last_results.push_back(history.back());
     }
-    if (const std::optional<Outcome> stop =
-            after_step(history, config, brakes, state, trace, turn)) {
-      return end(*stop);
+    const Decision decision = brakes.after_step(state);
+    if (decision.kind == Decision::Kind::stop) return end(decision.outcome);
+    // O note diz se traz o aviso de orçamento: a retomada refaz a memória por ele.
+    const bool budget_note = decision.memory.budget_noted && !state.memory.budget_noted;
+    state.memory = decision.memory;  // a política responde; o loop registra
+    if (decision.kind == Decision::Kind::proceed_with_note) {
+      if (!journaled(config, state,
+                     note_record(decision.note, decision.note_call_id, budget_note))) {
+        return end(Outcome::journal);
+      }
+      add_note(history, decision, trace, turn);
     }
   }
   return end(Outcome::max_turns);
 }
 
-// end-listing: run-steps
-
 }  // namespace
 
-// listing: run-turn
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {
-  const Brakes brakes = brakes_for(config, trace);
-  TurnState state = start_turn(config);
-  // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
-  auto end = [&](Outcome outcome, std::string text = {}) {
-    return finish(outcome, std::move(text), state, config, trace);
-  };
-  return run_steps(history, config, model, tools, trace, brakes, state, Entry{}, end);
+  return run_steps(history, config, model, tools, trace, start_turn(config), Entry{});
 }
 
-// end-listing: run-turn
-
-// listing: resume-turn-body
 TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
                        const LoopConfig& config, ChatModel& model, const ToolBox& tools,
                        Trace& trace) {
@@ -419,15 +373,10 @@ TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
     nothing.outcome = Outcome::success;
     return nothing;
   }
-  const Brakes brakes = brakes_for(config, trace);
   TurnState turn = start_turn(config);  // o prazo do turno recomeça agora
   const Entry entry = entry_point(state, tools, config.workspace, config.repetition, turn);
   trace.emit(resume_event(state, entry));
-  auto end = [&](Outcome outcome, std::string text = {}) {
-    return finish(outcome, std::move(text), turn, config, trace);
-  };
-  return run_steps(history, config, model, tools, trace, brakes, turn, entry, end);
+  return run_steps(history, config, model, tools, trace, std::move(turn), entry);
 }
-// end-listing: resume-turn-body
 
 }  // namespace hz
