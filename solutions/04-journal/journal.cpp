@@ -192,6 +192,7 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     if (end - start + 1 > kMaxRecordBytes) return Error{too_large(line, seq, end - start + 1)};
     auto record = decode_line(text, seq);
     // EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
+    // listing: torn-tail
     if (!terminated || !record) {
       if (!terminated || (last && may_be_torn(record.error().kind, text))) {
         const std::string why =
@@ -201,6 +202,7 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
       }
       return Error{damage(line, seq, record.error(), last)};
     }
+    // end-listing: torn-tail
     // FIM-EXERCICIO
     scan.records.push_back(std::move(record).value());
     start = end + 1;
@@ -263,6 +265,7 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
     return Error{failed_};
   }
   // EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
+  // listing: durable-write
   if (const int error = write_all(fd_.get(), line); error != 0) {
     // Um write curto deixou um pedaço: devolve o arquivo ao tamanho de antes.
     const bool restored = ftruncate(fd_.get(), static_cast<off_t>(size_)) == 0;
@@ -278,6 +281,7 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
     return Error{failed_};
   }
   ++syncs_;
+  // end-listing: durable-write
   // FIM-EXERCICIO
   size_ += line.size();
   return ++last_seq_;
