@@ -191,8 +191,8 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     const std::string_view text = bytes.substr(start, end - start);
     if (end - start + 1 > kMaxRecordBytes) return Error{too_large(line, seq, end - start + 1)};
     auto record = decode_line(text, seq);
-    // EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
     // listing: torn-tail
+    // EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
     if (!terminated || !record) {
       if (!terminated || (last && may_be_torn(record.error().kind, text))) {
         const std::string why =
@@ -202,8 +202,8 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
       }
       return Error{damage(line, seq, record.error(), last)};
     }
-    // end-listing: torn-tail
     // FIM-EXERCICIO
+    // end-listing: torn-tail
     scan.records.push_back(std::move(record).value());
     start = end + 1;
     scan.good_bytes = start;
@@ -264,8 +264,8 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
               " MiB de um registro; nada foi gravado";
     return Error{failed_};
   }
-  // EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
   // listing: durable-write
+  // EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
   if (const int error = write_all(fd_.get(), line); error != 0) {
     // Um write curto deixou um pedaço: devolve o arquivo ao tamanho de antes.
     const bool restored = ftruncate(fd_.get(), static_cast<off_t>(size_)) == 0;
@@ -281,8 +281,8 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
     return Error{failed_};
   }
   ++syncs_;
-  // end-listing: durable-write
   // FIM-EXERCICIO
+  // end-listing: durable-write
   size_ += line.size();
   return ++last_seq_;
 }
