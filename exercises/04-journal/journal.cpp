@@ -195,10 +195,12 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     const std::string_view text = bytes.substr(start, end - start);
     if (end - start + 1 > kMaxRecordBytes) return Error{too_large(line, seq, end - start + 1)};
     auto record = decode_line(text, seq);
+    // listing: torn-tail
     // TODO EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
     throw hz::NotImplemented("04-journal/torn-tail",
                              "livro/04-journal.md, \"Exercício 3 — O fim rasgado\"");
     // FIM-EXERCICIO
+    // end-listing: torn-tail
     scan.records.push_back(std::move(record).value());
     start = end + 1;
     scan.good_bytes = start;
@@ -259,10 +261,12 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
               " MiB de um registro; nada foi gravado";
     return Error{failed_};
   }
+  // listing: durable-write
   // TODO EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
   throw hz::NotImplemented("04-journal/durable-write",
                            "livro/04-journal.md, \"Exercício 1 — Gravar de forma durável\"");
   // FIM-EXERCICIO
+  // end-listing: durable-write
   size_ += line.size();
   return ++last_seq_;
 }

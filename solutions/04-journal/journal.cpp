@@ -191,6 +191,7 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
     const std::string_view text = bytes.substr(start, end - start);
     if (end - start + 1 > kMaxRecordBytes) return Error{too_large(line, seq, end - start + 1)};
     auto record = decode_line(text, seq);
+    // listing: torn-tail
     // EXERCICIO 04-journal/torn-tail: as linhas que são registros inteiros
     if (!terminated || !record) {
       if (!terminated || (last && may_be_torn(record.error().kind, text))) {
@@ -202,6 +203,7 @@ Result<JournalScan> scan_journal(std::string_view bytes) {
       return Error{damage(line, seq, record.error(), last)};
     }
     // FIM-EXERCICIO
+    // end-listing: torn-tail
     scan.records.push_back(std::move(record).value());
     start = end + 1;
     scan.good_bytes = start;
@@ -262,6 +264,7 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
               " MiB de um registro; nada foi gravado";
     return Error{failed_};
   }
+  // listing: durable-write
   // EXERCICIO 04-journal/durable-write: o registro no disco por inteiro, ou nada dele
   if (const int error = write_all(fd_.get(), line); error != 0) {
     // Um write curto deixou um pedaço: devolve o arquivo ao tamanho de antes.
@@ -279,6 +282,7 @@ Result<std::int64_t> Journal::append(nlohmann::json rec) {
   }
   ++syncs_;
   // FIM-EXERCICIO
+  // end-listing: durable-write
   size_ += line.size();
   return ++last_seq_;
 }

@@ -2,12 +2,11 @@
 # words_check.sh RAIZ [TETO_CAPÍTULO] [TETO_LIVRO]: o livro cabe no orçamento
 # de palavras (padrão: 11000 por capítulo, 62000 no livro inteiro).
 #
-# Conta as palavras de prosa de cada livro/*.md, fora dos blocos de código
-# cercados por ``` (as listagens e as saídas vêm do código e são conferidas à
-# parte; não são palavras do livro): awk '/^```/{c=!c; next} !c' ARQ | wc -w.
-# Capítulo é livro/NN-*.md. Sai com 1 nomeando cada arquivo acima do teto, com
-# a contagem; com 0, mostra as contagens. Os tetos são argumentos para a
-# conferência poder ser provada com um teto menor.
+# Conta todas as palavras de cada livro/*.md, listagens, saídas capturadas e
+# comentários de marcação incluídos, como o wc -w do arquivo inteiro:
+# wc -w < ARQ. Capítulo é livro/NN-*.md. Sai com 1 nomeando cada arquivo
+# acima do teto, com a contagem; com 0, mostra as contagens. Os tetos são
+# argumentos para a conferência poder ser provada com um teto menor.
 set -euo pipefail
 
 root="${1:?uso: words_check.sh RAIZ [TETO_CAPÍTULO] [TETO_LIVRO]}"
@@ -23,7 +22,7 @@ book="$root/livro"
 # palavra um "→" ou um "—" soltos, e o da C.UTF-8 conta.
 export LC_ALL=C.UTF-8
 
-words() { awk '/^```/{c=!c; next} !c' "$1" | wc -w; }
+words() { wc -w <"$1"; }
 
 total=0
 over=0
