@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "hz/json_integer.hpp"
 #include "hz/terminal.hpp"
@@ -316,6 +317,27 @@ json Trace::stamped(const json& event) {
     tools_started_.clear();
   }
   return out;
+}
+
+TraceField::TraceField(std::string_view key, const char* value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, std::nullptr_t) : key_(key), value_(nullptr) {}
+TraceField::TraceField(std::string_view key, std::string_view value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, const std::string& value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, bool value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, int value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, long value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, long long value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, unsigned value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, unsigned long value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, unsigned long long value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, double value) : key_(key), value_(value) {}
+TraceField::TraceField(std::string_view key, json value) : key_(key), value_(std::move(value)) {}
+TraceField::~TraceField() = default;
+
+void Trace::emit(std::initializer_list<TraceField> fields) {
+  json event = json::object();
+  for (const TraceField& field : fields) event.emplace(field.key(), field.value());
+  emit(event);
 }
 
 void Trace::emit(const json& event) {

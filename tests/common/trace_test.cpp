@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hz/json_integer.hpp"
@@ -471,6 +472,51 @@ TEST_CASE("saturating_add soma, e para no teto ou no piso em vez de estourar") {
   CHECK(saturating_add(kMin, -1LL) == kMin);
   CHECK(saturating_add(kMax, kMin) == -1);
   CHECK(saturating_add(std::numeric_limits<long>::max(), 5L) == std::numeric_limits<long>::max());
+}
+
+TEST_CASE("Trace grava um evento montado campo a campo igual ao mesmo evento em json") {
+  // emit({{...}}) escolhe a lista de TraceField; cada tipo de valor tem o seu construtor,
+  // e o JSONL tem de sair byte a byte igual ao do evento montado como nlohmann::json.
+  const std::string text = "texto";
+  const std::string_view view = "vista";
+  const std::size_t size = 7;
+  const long count = -3;
+  json whole = {{"event", "tool_end"},  {"literal", "abc"},  {"text", text},  {"view", "vista"},
+                {"ok", true},           {"int", -1},         {"long", count}, {"long long", 5LL},
+                {"unsigned", 4U},       {"size", size},      {"ull", 9ULL},   {"double", 0.25},
+                {"nested", {{"a", 1}}}, {"absent", nullptr}, {"list", {1, 2}}};
+  auto write = [](auto&& emit_into) {
+    hz::testing::TempDir dir;
+    hz::TraceOptions options;
+    options.jsonl_path = dir / "trace.jsonl";
+    options.clock = hz::stepping_trace_clock(kMonday9h, 0);
+    {
+      hz::Trace trace(options);
+      emit_into(trace);
+    }
+    return dir.read("trace.jsonl");
+  };
+  const std::string by_json = write([&](hz::Trace& trace) { trace.emit(whole); });
+  const std::string by_fields = write([&](hz::Trace& trace) {
+    trace.emit({{"event", "tool_end"},
+                {"literal", "abc"},
+                {"text", text},
+                {"view", view},
+                {"ok", true},
+                {"int", -1},
+                {"long", count},
+                {"long long", 5LL},
+                {"unsigned", 4U},
+                {"size", size},
+                {"ull", 9ULL},
+                {"double", 0.25},
+                {"nested", {{"a", 1}}},
+                {"absent", nullptr},
+                {"list", std::vector<int>{1, 2}},
+                {"ok", false}});  // repetida: vale a primeira, como no json
+  });
+  CHECK(by_fields == by_json);
+  CHECK(json::parse(by_fields)["ok"] == true);
 }
 
 TEST_CASE("Trace avisa uma vez quando o JSONL não pode ser escrito e fica marcado") {

@@ -17,14 +17,17 @@
 // humana não mostra horas.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -58,6 +61,41 @@ struct TraceOptions {
   TraceClock clock{};
 };
 
+// Um campo de evento, como em trace.emit({{"event", "retry"}, {"turn", 2}}).
+// Os construtores não são templates e ficam em trace.cpp, um por tipo de
+// valor: montar um evento não instancia nada do nlohmann/json em quem emite.
+// Cada literal de tamanho diferente ("retry", "tool_end") instanciava um
+// construtor do json, e os eventos eram quase um segundo da compilação do
+// agent_loop.cpp (o arquivo que o aluno salva e recompila a cada teste).
+// Um valor de outro tipo (um vetor, um enum com to_json) passa pelo json.
+class TraceField {
+ public:
+  TraceField(std::string_view key, const char* value);  // nunca nulo
+  TraceField(std::string_view key, std::nullptr_t);     // null no JSON
+  TraceField(std::string_view key, std::string_view value);
+  TraceField(std::string_view key, const std::string& value);
+  TraceField(std::string_view key, bool value);
+  TraceField(std::string_view key, int value);
+  TraceField(std::string_view key, long value);
+  TraceField(std::string_view key, long long value);
+  TraceField(std::string_view key, unsigned value);
+  TraceField(std::string_view key, unsigned long value);
+  TraceField(std::string_view key, unsigned long long value);
+  TraceField(std::string_view key, double value);
+  TraceField(std::string_view key, nlohmann::json value);
+  TraceField(const TraceField&) = delete;
+  TraceField& operator=(const TraceField&) = delete;
+  ~TraceField();
+
+  // A chave aponta para o texto de quem emitiu: vale só durante o emit.
+  std::string_view key() const { return key_; }
+  const nlohmann::json& value() const { return value_; }
+
+ private:
+  std::string_view key_;
+  nlohmann::json value_;
+};
+
 class Trace {
  public:
   // Lança std::runtime_error (erro de inicialização) se o arquivo JSONL não abrir.
@@ -73,6 +111,10 @@ class Trace {
   // O JSONL leva o evento com "time" e, se for o caso, "duration_ms" (veja
   // o começo deste arquivo); campos com esses nomes que vierem são trocados.
   void emit(const nlohmann::json& event);
+  // O mesmo evento, campo a campo: {{"event", "retry"}, {"turn", 2}} chega
+  // aqui (uma lista entre chaves prefere o initializer_list). Uma chave
+  // repetida vale a primeira vez, como no json.
+  void emit(std::initializer_list<TraceField> fields);
 
   // Troca o relógio (o executável da etapa 02 em diante passa o do loop,
   // que só existe depois de o trace abrir). Vazio: o do sistema.
