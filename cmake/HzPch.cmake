@@ -6,6 +6,9 @@
 # grupo de alvos (o .gch ou .pch fica em CMakeFiles/hz_pch_*.dir) e cada
 # arquivo só carrega o resultado.
 #
+# O plain leva também hz/json_instance.hpp: o json já instanciado uma vez, na
+# biblioteca hz_json_instance, em vez de em cada arquivo do aluno.
+#
 # Um cabeçalho pré-compilado só serve a quem compila com as mesmas definições
 # (-D): o clang recusa outro conjunto. Por isso há dois, cada um com um dono:
 #   plain    sem definições: o núcleo de cada etapa compilado arquivo por
@@ -54,9 +57,17 @@ function(hz_pch target group)
       # (__cpp_runtime_arrays), e o g++ deixa de usar um .gch feito sem ele.
       hz_warnings(hz_pch_plain)
       target_link_libraries(hz_pch_plain PRIVATE nlohmann_json::nlohmann_json)
-      target_precompile_headers(hz_pch_plain PRIVATE ${HZ_PCH_PLAIN})
+      target_precompile_headers(hz_pch_plain PRIVATE ${HZ_PCH_PLAIN}
+                                "${PROJECT_SOURCE_DIR}/common/include/hz/json_instance.hpp")
+      # Os membros do json que o cabeçalho acima declara extern: uma biblioteca
+      # só deles, que cada dono deste cabeçalho pré-compilado liga.
+      add_library(hz_json_instance STATIC "${PROJECT_SOURCE_DIR}/common/src/json_instance.cpp")
+      target_include_directories(hz_json_instance PRIVATE "${PROJECT_SOURCE_DIR}/common/include")
+      target_link_libraries(hz_json_instance PUBLIC nlohmann_json::nlohmann_json)
+      hz_warnings(hz_json_instance)
     endif()
     target_precompile_headers(${target} REUSE_FROM hz_pch_plain)
+    target_link_libraries(${target} PUBLIC hz_json_instance)
   else()
     message(FATAL_ERROR "hz_pch: grupo desconhecido ${group}")
   endif()

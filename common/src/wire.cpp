@@ -88,6 +88,10 @@ json to_json(const Message& message) {
   return out;
 }
 
+json usage_json(const Usage& usage) {
+  return {{"prompt_tokens", usage.prompt_tokens}, {"completion_tokens", usage.completion_tokens}};
+}
+
 json to_json(const ToolSchema& tool) {
   return {{"type", "function"},
           {"function",

@@ -19,10 +19,6 @@ ProviderFailure::ProviderFailure(ModelError error)
 namespace {
 
 // listing: helpers
-nlohmann::json usage_json(const Usage& usage) {
-  return {{"prompt_tokens", usage.prompt_tokens}, {"completion_tokens", usage.completion_tokens}};
-}
-
 // O raciocínio <think>...</think> serviu para a resposta; no histórico ele só
 // gastaria contexto em todas as chamadas seguintes.
 Message without_think(Message message) {

@@ -61,6 +61,17 @@ TEST_CASE("mensagem tool leva tool_call_id") {
         R"({"content":"código de saída: 0","role":"tool","tool_call_id":"call_9"})");
 }
 
+TEST_CASE("o uso de tokens no trace leva só a divisão, mesmo estimado ou com total solto") {
+  hz::Usage usage;
+  usage.prompt_tokens = 120;
+  usage.completion_tokens = 7;
+  usage.reported = true;
+  usage.estimated = true;
+  usage.unsplit_tokens = 40;
+  CHECK(hz::usage_json(usage).dump() == R"({"completion_tokens":7,"prompt_tokens":120})");
+  CHECK(hz::usage_json(hz::Usage{}).dump() == R"({"completion_tokens":0,"prompt_tokens":0})");
+}
+
 TEST_CASE("pedido sem ferramentas omite o campo tools") {
   ChatRequest request;
   request.model = "qwen3:8b";

@@ -104,6 +104,9 @@ nlohmann::json to_json(const Message& message);
 nlohmann::json to_json(const ToolSchema& tool);
 nlohmann::json to_json(const ChatRequest& request);
 std::string encode_request(const ChatRequest& request);
+// O uso de tokens como os eventos do trace o gravam (model_response, turn_end):
+// {"prompt_tokens": p, "completion_tokens": c}.
+nlohmann::json usage_json(const Usage& usage);
 // O mesmo pedido com "stream": true e "stream_options": {"include_usage": true}.
 std::string encode_stream_request(const ChatRequest& request);
 
