@@ -32,7 +32,7 @@ constexpr const char* kUsage =
     "uso: hz-mock --scenario NOME|ARQUIVO [--port N] [--host ENDEREÇO]\n"
     "\n"
     "Serve um modelo roteirizado compatível com a API Chat Completions da OpenAI.\n"
-    "Imprime a URL base na primeira linha e responde até receber Ctrl+C (SIGINT)\n"
+    "Imprime a URL base na primeira linha e responde até receber Ctrl-C (SIGINT)\n"
     "ou SIGTERM; ao sair, lista no stderr as falhas do roteiro.\n"
     "\n"
     "  --scenario NOME|ARQUIVO  cenário embutido (ex.: monday, wednesday,\n"
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   std::cout << server.base_url() << std::endl;  // endl: quem lê espera esta linha já
   std::cerr << "hz-mock: cenário " << hz::printable_line(name) << " ("
             << count(steps, "passo", "passos") << ") em " << hz::printable_line(server.base_url())
-            << "; Ctrl+C para parar\n";
+            << "; Ctrl-C para parar\n";
 
   int received = 0;
   sigwait(&signals, &received);

@@ -1,6 +1,6 @@
 // O loop do agente: envia o histórico ao modelo, guarda a resposta, roda as
 // ferramentas pedidas e repete até o modelo responder sem tool calls ou até
-// um freio puxar: o limite de chamadas, o orçamento, o prazo do turno, uma
+// um freio atuar: o limite de chamadas, o orçamento, o prazo do turno, uma
 // falha do provedor que as novas tentativas não resolveram ou o Ctrl-C.
 #pragma once
 
@@ -75,7 +75,7 @@ class ProviderFailure : public std::runtime_error {
 // note e, no fim, turn_end.
 //
 // Os freios: nenhuma tentativa e nenhuma ferramenta começa com um freio
-// puxado (Brakes::abort_check), e depois de cada passo completo quem decide
+// acionado (Brakes::abort_check), e depois de cada passo completo quem decide
 // se o turno segue, segue com uma nota ou para é Brakes::after_step; a nota de
 // orçamento sai no máximo uma vez no turno. Se o turno para no meio de um
 // passo, toda tool call que já está no histórico recebe a sua mensagem tool
@@ -117,7 +117,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 // listing: call-with-retry
 // A chamada ao modelo de um passo, com novas tentativas. Nenhuma tentativa
-// sai com um freio puxado (brakes.abort_check): o resultado é o rótulo do
+// sai com um freio acionado (brakes.abort_check): o resultado é o rótulo do
 // freio, que vence também a falha da tentativa anterior. Cada tentativa que
 // o provedor cobrou entra na conta (state e config.budget): a resposta, pelo
 // uso dela; a falha cobrada (ModelError::billed), pela estimativa dos bytes.

@@ -15,7 +15,7 @@
 //     (RepetitionConfig::window, padrão 5);
 //   - lento ou travado (compare_with_last): a última observação anterior da
 //     janela com a mesma chave teve o mesmo resultado? Então é uma repetição.
-//     Resultado diferente é progresso (o poll de um build lento, um arquivo
+//     Resultado diferente é progresso (a sondagem de um build lento, um arquivo
 //     que está mudando) e não conta;
 //   - travada por contagem: uma repetição cuja (chave, resultado) aparece T
 //     vezes na janela (RepetitionConfig::threshold, padrão 3). Três chamadas
@@ -151,7 +151,7 @@ Repetition compare_with_last(std::span<const Observation> earlier, const Observa
 // `history` (a atual é a última) forem p observações seguidas das mesmas p,
 // na mesma ordem, com os mesmos resultados (same_call_and_result), e as p
 // não forem todas iguais entre si (isso é repetição, não ciclo). Senão, 0.
-// Um poll que alterna entre duas respostas exatas também fecha um ciclo.
+// Uma sondagem que alterna entre duas respostas exatas também fecha um ciclo.
 int cycle_period(std::span<const Observation> history);
 // end-listing: cycle-period
 

@@ -1,7 +1,7 @@
 // Como um turno terminou.
 //
 // O loop nunca devolve "nada": cada saída tem um rótulo, porque quem chamou
-// precisa distinguir "o modelo terminou" de "o freio puxou". Os rótulos são
+// precisa distinguir "o modelo terminou" de "o freio atuou". Os rótulos são
 // identificadores e aparecem como estão escritos aqui (trace, stderr, livro).
 #pragma once
 
@@ -25,7 +25,7 @@ enum class Outcome {
   journal,         // o journal não gravou um registro (etapa 04): o turno não pode seguir
 };
 
-// Precedência: quando vários freios puxam na mesma conferência, vale o
+// Precedência: quando vários freios atuam na mesma conferência, vale o
 // primeiro desta lista. cancelled > budget > timeout > provider_error >
 // repetition > max_turns. O Ctrl-C de quem está ali vem antes de tudo;
 // dinheiro é o limite mais duro (gasto não volta); max_turns é o mais

@@ -1,7 +1,7 @@
 // Como um turno terminou.
 //
 // O loop nunca devolve "nada": cada saída tem um rótulo, porque quem chamou
-// precisa distinguir "o modelo terminou" de "o freio puxou". Os rótulos são
+// precisa distinguir "o modelo terminou" de "o freio atuou". Os rótulos são
 // identificadores e aparecem como estão escritos aqui (trace, stderr, livro).
 #pragma once
 

@@ -1,6 +1,6 @@
 // O loop do agente: envia o histórico ao modelo, guarda a resposta, roda as
 // ferramentas pedidas e repete até o modelo responder sem tool calls ou até
-// um freio puxar: o limite de chamadas, o orçamento, o prazo do turno, uma
+// um freio atuar: o limite de chamadas, o orçamento, o prazo do turno, uma
 // falha do provedor que as novas tentativas não resolveram, o Ctrl-C ou, da
 // etapa 03 em diante, o detector de repetição (que entra pela política,
 // policy.hpp: o passo é o da etapa 02). Da etapa 04 em diante, com um
@@ -165,7 +165,7 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 // listing: call-with-retry
 // A chamada ao modelo de um passo, com novas tentativas. Nenhuma tentativa
-// sai com um freio puxado (brakes.abort_check): o resultado é o rótulo do
+// sai com um freio acionado (brakes.abort_check): o resultado é o rótulo do
 // freio, que vence também a falha da tentativa anterior. Cada tentativa que
 // o provedor cobrou entra na conta (state e config.budget): a resposta, pelo
 // uso dela; a falha cobrada (ModelError::billed), pela estimativa dos bytes.

@@ -115,7 +115,7 @@ Result<RepetitionConfig> check_repetition_config(RepetitionConfig config) {
 // listing: compare-with-last
 Repetition compare_with_last(std::span<const Observation> earlier, const Observation& now) {
   // EXERCICIO 03-repetition-detector/slow-or-stuck: progresso lento ou chamada travada?
-  // Só a última vez importa: um poll que já mudou de resposta segue sendo progresso.
+  // Só a última vez importa: uma sondagem que já mudou de resposta segue sendo progresso.
   for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
     if (it->key == now.key) {
       return it->result_hash == now.result_hash ? Repetition::repeat : Repetition::progress;

@@ -1,5 +1,5 @@
 // run_turn na etapa 02: o laço com os freios. O gasto exato em micro-dólares,
-// a nota de orçamento, a precedência entre freios que puxam juntos, o Ctrl-C
+// a nota de orçamento, a precedência entre freios que atuam juntos, o Ctrl-C
 // que deixa o histórico válido para o próximo pedido e os tempos do
 // transporte (os únicos testes com espera de verdade: alguns décimos de
 // segundo no total).
@@ -197,8 +197,8 @@ TEST_CASE("com o orçamento da conversa esgotado, o turno seguinte para sem cham
   CHECK(rig.bodies().size() == sent);
 }
 
-TEST_CASE("freios que puxam na mesma conferência dão um rótulo só, pela precedência") {
-  // Um passo só (max_turns 1): a ferramenta "tudo" puxa os freios pedidos, e
+TEST_CASE("freios que atuam na mesma conferência dão um rótulo só, pela precedência") {
+  // Um passo só (max_turns 1): a ferramenta "tudo" aciona os freios pedidos, e
   // a conferência depois do passo os encontra juntos (com max_turns também).
   struct Case {
     bool ctrl_c, money, time;

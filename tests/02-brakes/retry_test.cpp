@@ -238,7 +238,7 @@ TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com 
                 "depois da espera não conta");
 }
 
-TEST_CASE("um freio já puxado não deixa nem a primeira tentativa sair") {
+TEST_CASE("um freio já acionado não deixa nem a primeira tentativa sair") {
   RetryRig rig(R"({"name": "nada", "steps": [{"content": "nunca"}]})");
   rig.cancel = true;
   const auto result = rig.call();
@@ -269,7 +269,7 @@ TEST_CASE("a falha cobrada da última tentativa também entra na conta") {
 }
 
 TEST_CASE("a última tentativa cobrada que estoura o teto termina em budget, não provider_error") {
-  // O freio que a própria falha puxou vale mais que "acabaram as tentativas".
+  // O freio que a própria falha acionou vale mais que "acabaram as tentativas".
   RetryRig rig(R"({"name": "ultima-cara", "steps": [{"fault": "malformed"}, {"content": "x"}]})");
   rig.config.retry.max_retries = 0;
   hz::Budget budget(10);

@@ -58,7 +58,7 @@ struct CallOptions {
   std::function<void(std::string_view)> on_text;
   // Consultada na thread da chamada, antes de enviar e pelo menos a cada
   // 100 ms durante a transferência; verdadeira, a chamada para com
-  // ModelError::Kind::aborted. Para o Ctrl+C, leia aqui um std::atomic<bool>
+  // ModelError::Kind::aborted. Para o Ctrl-C, leia aqui um std::atomic<bool>
   // que o tratador do sinal marca.
   std::function<bool()> should_abort;
   // Substitui HttpOptions::timeout para a chamada inteira, reenvios

@@ -69,7 +69,7 @@ struct HttpRequestOptions {
   // nem sai e a resposta é Kind::timeout.
   std::optional<std::chrono::milliseconds> timeout;
   // Chamada na thread do pedido, antes de enviar e pelo menos a cada 100 ms.
-  // Para atender a um Ctrl+C, leia aqui um std::atomic<bool> (ou
+  // Para atender a um Ctrl-C, leia aqui um std::atomic<bool> (ou
   // volatile std::sig_atomic_t) que o tratador do sinal marca.
   std::function<bool()> should_abort;
   // Se definida, recebe o corpo de uma resposta 2xx em pedaços, à medida que
