@@ -2,7 +2,7 @@
 // política (LoopConfig::repetition). A quarta-feira com o número exato de
 // chamadas, o aviso no pedido que o harness mandou, a recuperação depois do
 // aviso, o turno novo que zera a janela, as isenções e o que não é
-// travamento (o poll que muda, leituras paginadas).
+// travamento (a sondagem que muda, leituras paginadas).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -37,7 +37,7 @@ hz::Tool failing_test() {
   return fake_tool("run_tests", {}, [](const json&) { return hz::ToolOutput::failure(kFailure); });
 }
 
-// poll{}: um build lento, com uma resposta nova a cada chamada.
+// poll{}: uma sondagem de um build lento, com uma resposta nova a cada chamada.
 hz::Tool slow_build() {
   return fake_tool("poll", {}, [count = 0](const json&) mutable {
     return hz::ToolOutput::success("compilando: " + std::to_string(++count * 10) + "%");

@@ -164,10 +164,10 @@ TEST_CASE("compare_with_last: a mesma chave com outro resultado é progresso") {
 }
 
 TEST_CASE("compare_with_last compara com a última vez, não com qualquer uma") {
-  // O poll voltou a uma resposta antiga: mudou desde a última vez, é progresso.
+  // A sondagem voltou a uma resposta antiga: mudou desde a última vez, é progresso.
   const std::vector<Observation> back = {seen('A', 1), seen('A', 2)};
   CHECK(hz::compare_with_last(back, seen('A', 1)) == Repetition::progress);
-  // O poll mudou e depois parou de mudar: repetição.
+  // A sondagem mudou e depois parou de mudar: repetição.
   const std::vector<Observation> settled = {seen('A', 1), seen('A', 2)};
   CHECK(hz::compare_with_last(settled, seen('A', 2)) == Repetition::repeat);
 }
@@ -212,7 +212,7 @@ TEST_CASE("cycle_period: um resultado diferente no período desfaz o ciclo") {
   CHECK(hz::cycle_period(history) == 0);
 }
 
-TEST_CASE("cycle_period: um poll que alterna entre duas respostas exatas fecha um ciclo") {
+TEST_CASE("cycle_period: uma sondagem que alterna entre duas respostas exatas fecha um ciclo") {
   const std::vector<Observation> history = {seen('P', 1), seen('P', 2), seen('P', 1), seen('P', 2)};
   CHECK(hz::cycle_period(history) == 2);
 }
@@ -296,7 +296,7 @@ TEST_CASE("a mesma chamada com o resultado mudando é progresso, não travamento
   CHECK(detector.strikes() == 0);
 }
 
-TEST_CASE("um poll que parou de mudar trava") {
+TEST_CASE("uma sondagem que parou de mudar trava") {
   RepetitionDetector detector;
   const auto poll = [](int step, const std::string& text) {
     return called("run_shell", R"({"command":"tail -1 build.log"})", text, step);
