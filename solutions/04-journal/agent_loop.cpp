@@ -315,11 +315,9 @@ ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, in
 namespace {
 
 // listing: journaled-tool
-// Uma chamada do passo, com journal: a intenção gravada ANTES de a ferramenta
-// rodar, depois o efeito e o resultado. Na retomada (replay não nulo) a
-// intenção já está gravada, e a decisão dela diz se a ferramenta roda (run)
-// ou se o resultado já é conhecido (done, unknown) e nada roda. Falso: o
-// journal falhou.
+// Uma chamada do passo: a intenção gravada ANTES da ferramenta, depois o efeito
+// e o resultado. Na retomada (replay) a intenção já está gravada, e a decisão
+// dela diz se a ferramenta roda (run) ou não (done, unknown). Falso: o journal falhou.
 bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay* replay,
               const ToolBox& tools, const LoopConfig& config, TurnState& state, Trace& trace,
               int turn) {
@@ -353,26 +351,32 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
     return finish(outcome, std::move(text), state, config, trace);
   };
   if (entry.phase == Entry::Phase::finish) return end(Outcome::success, history.back().content);
+  // A primeira metade do passo: perguntar ao modelo. Vazio: siga para as ferramentas.
+  auto ask_model = [&](int turn) -> std::optional<TurnResult> {
+    const Micros before = state.cost_micros;
+    Result<ChatReply, Outcome> reply =
+        call_with_retry(history, config, model, tools, trace, turn, brakes, state);
+    if (!reply) return end(reply.error());  // nada da tentativa entra no histórico
+    Message message = without_think(reply->message);
+    // O passo inteiro custou as tentativas cobradas, não só a última.
+    if (!journaled(config, state,
+                   reply_record(message, reply->usage, state.cost_micros - before))) {
+      return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
+    }
+    history.push_back(std::move(message));
+
+    // Parada estrutural: decide a forma da resposta, não o finish_reason.
+    if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);
+
+    state.last_calls = reply->message.tool_calls;
+    state.last_results.clear();
+    return std::nullopt;
+  };
   // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
   for (int turn = entry.call; turn <= config.max_turns; ++turn) {
+    // Um passo retomado em run_tools já tem a resposta: entra na segunda metade.
     if (turn > entry.call || entry.phase == Entry::Phase::call_model) {
-      const Micros before = state.cost_micros;
-      Result<ChatReply, Outcome> reply =
-          call_with_retry(history, config, model, tools, trace, turn, brakes, state);
-      if (!reply) return end(reply.error());  // nada da tentativa entra no histórico
-      Message message = without_think(reply->message);
-      // O passo inteiro custou as tentativas cobradas, não só a última.
-      if (!journaled(config, state,
-                     reply_record(message, reply->usage, state.cost_micros - before))) {
-        return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
-      }
-      history.push_back(std::move(message));
-
-      // Parada estrutural: decide a forma da resposta, não o finish_reason.
-      if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);
-
-      state.last_calls = reply->message.tool_calls;
-      state.last_results.clear();
+      if (std::optional<TurnResult> done = ask_model(turn)) return std::move(*done);
     }
     // As chamadas do passo ainda sem resultado (um passo retomado já tem as primeiras).
     for (std::size_t i = state.last_results.size(); i < state.last_calls.size(); ++i) {
