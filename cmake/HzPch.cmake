@@ -60,7 +60,7 @@ function(hz_pch target group)
       target_precompile_headers(hz_pch_plain PRIVATE ${HZ_PCH_PLAIN}
                                 "${PROJECT_SOURCE_DIR}/common/include/hz/json_instance.hpp")
       # Os membros do json que o cabeçalho acima declara extern: uma biblioteca
-      # só deles, que cada dono deste cabeçalho pré-compilado liga.
+      # só deles, que todo alvo que reaproveita este cabeçalho pré-compilado liga.
       add_library(hz_json_instance STATIC "${PROJECT_SOURCE_DIR}/common/src/json_instance.cpp")
       target_include_directories(hz_json_instance PRIVATE "${PROJECT_SOURCE_DIR}/common/include")
       target_link_libraries(hz_json_instance PUBLIC nlohmann_json::nlohmann_json)

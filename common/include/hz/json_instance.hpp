@@ -4,8 +4,9 @@
 // Só o cabeçalho pré-compilado do núcleo na trilha de exercícios o inclui
 // (cmake/HzPch.cmake): é lá que o aluno salva um arquivo e espera. Medido no
 // agent_loop.cpp da etapa 02: 0,6 s de CPU a menos em cada compilação.
-// Nenhum arquivo do curso o inclui: sem o cabeçalho pré-compilado tudo
-// compila igual, só instanciando o json de novo em cada arquivo.
+// Fora json_instance.cpp, nenhum arquivo do curso o inclui: sem o cabeçalho
+// pré-compilado tudo compila igual, só instanciando o json de novo em cada
+// arquivo.
 #pragma once
 
 #include <nlohmann/json.hpp>
