@@ -99,8 +99,7 @@ void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnSta
   clock_of(config).sleep_for(delay);
 }
 
-// Grava rec no journal, se houver. Falso: o journal falhou, e state.error
-// tem a mensagem dele (com o nome do arquivo).
+// Grava rec no journal, se houver. Falso: falhou, e state.error diz por quê.
 bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json& rec) {
   if (config.journal == nullptr) return true;
   Result<std::int64_t> seq = config.journal->append(rec);
@@ -186,9 +185,7 @@ TurnResult finish(Outcome outcome, std::string final_text, TurnState& state,
   result.cost_usd = to_usd(state.cost_micros);
   result.cost_estimated = state.cost_estimated;
   result.retries = state.retries;
-  if (outcome == Outcome::provider_error || outcome == Outcome::journal) {
-    result.error = state.error;
-  }
+  if (outcome == Outcome::provider_error || outcome == Outcome::journal) result.error = state.error;
   trace.emit({{"event", "turn_end"},
               {"outcome", to_string(result.outcome)},
               {"turns", result.model_calls},
@@ -340,9 +337,9 @@ bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay*
 }
 // end-listing: journaled-tool
 
-// O laço de run_turn da etapa 03, a partir de entry: um turno novo entra em
-// call_model, na chamada 1; a retomada, onde o journal parou (resume.hpp).
-// Cada resposta, resultado e nota vai ao journal antes de entrar no histórico.
+// listing: run-turn
+// O laço da etapa 03, a partir de entry (resume.hpp): um turno novo entra na chamada 1,
+// a retomada onde o journal parou. Resposta, resultado e nota vão ao journal antes do histórico.
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                      const ToolBox& tools, Trace& trace, TurnState state, const Entry& entry) {
   const Brakes brakes = brakes_for(config, trace);
@@ -407,6 +404,7 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
   }
   return end(Outcome::max_turns);
 }
+// end-listing: run-turn
 
 }  // namespace
 
