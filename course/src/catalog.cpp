@@ -13,10 +13,6 @@ namespace fs = std::filesystem;
 namespace hz::course {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 std::string at(std::string_view path, int line, const std::string& message) {
   return std::string(path) + ":" + std::to_string(line) + ": " + message;
 }
@@ -158,7 +154,7 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const int number = static_cast<int>(i) + 1;
     const std::string_view line = body(lines[i]);
-    if (starts_with(line, "## ")) {
+    if (line.starts_with("## ")) {
       finish();
       const std::string id(trim(line.substr(3)));
       const std::size_t slash = id.find('/');
@@ -189,12 +185,12 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
       continue;
     }
     if (current == nullptr) continue;
-    if (starts_with(line, "Capítulo: ")) {
+    if (line.starts_with("Capítulo: ")) {
       current->chapter = std::string(trim(line.substr(std::string_view("Capítulo: ").size())));
       in_item = false;
       continue;
     }
-    if (starts_with(line, "Seção: ")) {
+    if (line.starts_with("Seção: ")) {
       current->section = std::string(trim(line.substr(std::string_view("Seção: ").size())));
       in_item = false;
       continue;
@@ -215,7 +211,7 @@ Catalog parse_hints(std::string_view text, std::string_view shown_path, std::str
       in_item = false;
       continue;
     }
-    if (in_item && starts_with(line, "   ")) {
+    if (in_item && line.starts_with("   ")) {
       current->hints.back() += " " + std::string(trim(line));
       continue;
     }
@@ -252,8 +248,8 @@ std::vector<std::string> check_sections(const fs::path& root, const Catalog& cat
         bool fenced = false;
         for (const std::string& raw : split_keep_eol(*text)) {
           const std::string_view line = body(raw);
-          if (starts_with(line, "```")) fenced = !fenced;
-          if (fenced || !starts_with(line, "#")) continue;
+          if (line.starts_with("```")) fenced = !fenced;
+          if (fenced || !line.starts_with("#")) continue;
           const std::size_t level = line.find_first_not_of('#');
           if (level == std::string_view::npos || line[level] != ' ') continue;
           titles.insert(std::string(trim(line.substr(level))));

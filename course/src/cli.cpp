@@ -27,6 +27,7 @@
 #include "hz/course/student_docs.hpp"
 #include "hz/course/trace_html.hpp"
 #include "hz/course/update.hpp"
+#include "hz/trace_words.hpp"
 #include "hz/version.hpp"
 
 namespace fs = std::filesystem;
@@ -165,9 +166,7 @@ int usage_error(std::ostream& err, const std::string& message) {
   return 2;
 }
 
-std::string plural(int n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using hz::words::plural;
 
 // O que todo subcomando que mexe com etapas precisa: a lista e o catálogo.
 struct Course {

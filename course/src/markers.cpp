@@ -8,10 +8,6 @@
 namespace hz::course {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
          c == '_' || c == '.';
@@ -36,7 +32,7 @@ constexpr std::array<std::string_view, 20> kSuspicious = {
 bool looks_like_marker(std::string_view after_slashes) {
   const std::string_view t = trim(after_slashes);
   for (std::string_view word : kSuspicious) {
-    if (!starts_with(t, word)) continue;
+    if (!t.starts_with(word)) continue;
     if (t.size() == word.size()) return true;
     const char next = t[word.size()];
     if (next == ' ' || next == ':' || next == '\t') return true;
@@ -58,7 +54,7 @@ Marker classify_listing(std::string_view t) {
          {std::pair{std::string_view("listing: "), MarkerKind::listing},
           std::pair{std::string_view("end-listing: "), MarkerKind::end_listing}}) {
       const std::string prefix = std::string(lead) + std::string(word);
-      if (!starts_with(t, prefix)) continue;
+      if (!t.starts_with(prefix)) continue;
       const std::string_view name = t.substr(prefix.size());
       if (!is_name(name)) {
         return unknown("nome de listagem inválido '" + std::string(name) +
@@ -105,19 +101,19 @@ Marker classify_exercise(std::string_view t) {
     m.kind = t == kEnd ? MarkerKind::end_exercise : MarkerKind::end_own;
     return m;
   }
-  if (starts_with(t, kOwn) && (t.size() == kOwn.size() || t[kOwn.size()] == ':')) {
+  if (t.starts_with(kOwn) && (t.size() == kOwn.size() || t[kOwn.size()] == ':')) {
     Marker m;
     m.kind = MarkerKind::own;
     m.text = std::string(trim(t.substr(std::min(t.size(), kOwn.size() + 1))));
     return m;
   }
-  if (starts_with(t, kExercise)) {
+  if (t.starts_with(kExercise)) {
     return parse_opening(t.substr(kExercise.size()), MarkerKind::exercise, "EXERCICIO");
   }
-  if (starts_with(t, kTodo)) {
+  if (t.starts_with(kTodo)) {
     return parse_opening(t.substr(kTodo.size()), MarkerKind::todo, "TODO EXERCICIO");
   }
-  if (starts_with(t, "// STUB:")) {
+  if (t.starts_with("// STUB:")) {
     // A grafia antiga: o stub agora é escrito pelo gerador.
     return unknown("linha // STUB: não é mais usada: o hz-course escreve o stub (apague a linha)");
   }
@@ -129,7 +125,7 @@ Marker classify_exercise(std::string_view t) {
 Marker classify_line(std::string_view line_body) {
   // Espaços no fim não mudam o sentido de um marcador; no começo, são a indentação.
   const std::string_view t = trim(line_body);
-  if (starts_with(t, "//")) {
+  if (t.starts_with("//")) {
     Marker m = classify_exercise(t);
     if (m.kind != MarkerKind::none) return m;
     m = classify_listing(t);
@@ -140,7 +136,7 @@ Marker classify_line(std::string_view line_body) {
     }
     return {};
   }
-  if (starts_with(t, "#")) return classify_listing(t);
+  if (t.starts_with("#")) return classify_listing(t);
   return {};
 }
 

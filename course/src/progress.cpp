@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/trace_words.hpp"
+
 namespace hz::course {
 namespace {
 
@@ -14,9 +16,7 @@ bool is_stub_failure(const TestResult& t) {
          t.output.find("ERROR:") == std::string::npos;
 }
 
-std::string plural(int n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using hz::words::plural;
 
 }  // namespace
 

@@ -177,9 +177,7 @@ bool ok_of(const json& tool_end) {
   return it != tool_end.end() && it->is_boolean() && it->get<bool>();
 }
 
-std::string plural(long long n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using hz::words::plural;
 
 bool flag(const json& object, const char* key) {
   if (!object.is_object()) return false;

@@ -61,14 +61,14 @@ struct StudentRegion {
 };
 
 // As etapas e o catálogo de uma árvore, para refazer os stubs dela.
-struct Course {
+struct CourseView {
   StageList stages;
   Catalog catalog;
 };
 
-Course load_course_view(const fs::path& root, const std::string& label,
-                        std::vector<std::string>& errors) {
-  Course side;
+CourseView load_course_view(const fs::path& root, const std::string& label,
+                            std::vector<std::string>& errors) {
+  CourseView side;
   side.stages = read_stage_list(root);
   if (!side.stages.error.empty()) {
     errors.push_back(label + ": " + side.stages.error);
@@ -119,8 +119,8 @@ class Updater {
       : student_(student), fresh_(fresh), options_(options) {}
 
   UpdateReport run() {
-    const Course mine = load_course_view(student_, "a sua cópia", report_.errors);
-    const Course theirs = load_course_view(fresh_, "a versão nova", report_.errors);
+    const CourseView mine = load_course_view(student_, "a sua cópia", report_.errors);
+    const CourseView theirs = load_course_view(fresh_, "a versão nova", report_.errors);
     if (!report_.errors.empty()) return report_;
     const std::vector<std::string> fresh_files = list_files(fresh_);
     if (fresh_files.empty()) {

@@ -7,25 +7,9 @@ using hz::course::test::run_course;
 using hz::course::test::Tree;
 namespace small = hz::course::test::small;
 
-namespace {
-
-// O curso pequeno com exercises/ gerado.
-void write_generated(const Tree& t) {
-  small::write_course(t);
-  const auto r = run_course({"exercises", "--root", t.root().string()});
-  REQUIRE(r.code == 0);
-}
-
-const std::string kTriploAnswer =
-    "  // TODO EXERCICIO 02-b/triplo: devolva o triplo de a\n"
-    "  return 3 * a;\n"
-    "  // FIM-EXERCICIO\n";
-
-}  // namespace
-
 TEST_CASE("carry leva a resposta do aluno para a região de mesmo id que ainda é o stub") {
   Tree t;
-  write_generated(t);
+  small::write_generated(t);
   t.write("exercises/01-a/soma.cpp",
           replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
   const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
@@ -52,7 +36,7 @@ TEST_CASE("carry leva a resposta do aluno para a região de mesmo id que ainda �
 
 TEST_CASE("carry leva o código da área // SEU-CODIGO para o arquivo de mesmo nome") {
   Tree t;
-  write_generated(t);
+  small::write_generated(t);
   const std::string helper = "constexpr int kDois = 2;\n";
   t.write("exercises/01-a/soma.cpp",
           replaced(small::kSomaExercise01, "// FIM-SEU-CODIGO\n", helper + "// FIM-SEU-CODIGO\n"));
@@ -91,7 +75,7 @@ TEST_CASE("carry leva o código da área // SEU-CODIGO para o arquivo de mesmo n
 
 TEST_CASE("carry não sobrescreve o que o aluno já escreveu na etapa seguinte") {
   Tree t;
-  write_generated(t);
+  small::write_generated(t);
   t.write("exercises/01-a/soma.cpp",
           replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
   const std::string mine = replaced(small::kSomaExercise02, small::kSomaStub,
@@ -110,7 +94,7 @@ TEST_CASE("carry não sobrescreve o que o aluno já escreveu na etapa seguinte")
 
 TEST_CASE("carry não leva um stub: a região ainda não respondida fica") {
   Tree t;
-  write_generated(t);
+  small::write_generated(t);
   const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
   CHECK(r.err == "");
   CHECK(r.out ==
@@ -151,7 +135,7 @@ TEST_CASE("carry não leva uma região que o capítulo seguinte reescreveu com i
 
 TEST_CASE("carry com marcadores quebrados no aluno diz onde e sai com 1") {
   Tree t;
-  write_generated(t);
+  small::write_generated(t);
   t.write("exercises/01-a/soma.cpp",
           replaced(small::kSomaExercise01, "  // FIM-EXERCICIO\n", "  return a + b;\n"));
   const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
@@ -163,7 +147,7 @@ TEST_CASE("carry com marcadores quebrados no aluno diz onde e sai com 1") {
 
 TEST_CASE("carry com --reference lê os stubs do curso de referência") {
   Tree course;
-  write_generated(course);
+  small::write_generated(course);
   Tree student;
   student.write("exercises/01-a/soma.cpp",
                 replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
@@ -181,7 +165,7 @@ TEST_CASE("carry com --reference lê os stubs do curso de referência") {
 
 TEST_CASE("carry na cópia dos alunos, sem solutions/, reconhece os stubs por exercises/") {
   Tree t;
-  write_generated(t);
+  small::write_generated(t);
   t.remove("solutions");
   t.write("exercises/01-a/soma.cpp",
           replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer));
@@ -232,7 +216,7 @@ TEST_CASE("carry sem solutions/ reconhece o stub cujo TODO continua em várias l
 
 TEST_CASE("carry: erros de uso") {
   Tree t;
-  write_generated(t);
+  small::write_generated(t);
   const auto first = run_course({"carry", "--root", t.path(), "--to", "01-a"});
   CHECK(first.code == 2);
   CHECK(first.err ==
@@ -249,12 +233,12 @@ TEST_CASE("carry: erros de uso") {
 
 TEST_CASE("fill põe a resposta de referência nas regiões de etapas anteriores e só nelas") {
   Tree course;
-  write_generated(course);
+  small::write_generated(course);
   Tree copy;
   // A cópia da correção: 01-a/soma ainda é stub (ou o que o aluno deixou lá);
   // 02-b/triplo tem a resposta do aluno, que não pode mudar.
   const std::string student =
-      replaced(replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer),
+      replaced(replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer),
                "  throw hz::NotImplemented(\"01-a/soma\"",
                "  // lixo\n  throw hz::NotImplemented(\"01-a/soma\"");
   copy.write("exercises/02-b/soma.cpp", student);
@@ -268,7 +252,7 @@ TEST_CASE("fill põe a resposta de referência nas regiões de etapas anteriores
         "  01-a/soma  (exercises/02-b/soma.cpp)\n");
   CHECK(r.code == 0);
   CHECK(copy.read("exercises/02-b/soma.cpp") ==
-        replaced(replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer),
+        replaced(replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer),
                  small::kSomaStub,
                  "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
                  "  return a + b;\n"
@@ -278,7 +262,7 @@ TEST_CASE("fill põe a resposta de referência nas regiões de etapas anteriores
 
 TEST_CASE("fill na primeira etapa não tem o que trocar") {
   Tree course;
-  write_generated(course);
+  small::write_generated(course);
   Tree copy;
   copy.write("exercises/01-a/soma.cpp", small::kSomaExercise01);
   const auto r =
@@ -292,7 +276,7 @@ TEST_CASE("fill na primeira etapa não tem o que trocar") {
 TEST_CASE(
     "fill: marcadores quebrados na cópia são erro, e o uso sem opções ou sem solutions/ também") {
   Tree course;
-  write_generated(course);
+  small::write_generated(course);
   Tree copy;
   copy.write("exercises/02-b/soma.cpp",
              replaced(small::kSomaExercise02, "  // TODO EXERCICIO 01-a/soma",

@@ -26,7 +26,7 @@ const std::string kHintsB =
     "   antes do resto\n"
     "3. quase a resposta\n";
 
-void write_course_root(const Tree& t) {
+void write_hint_course(const Tree& t) {
   t.write("etapas/stages.txt", "01-a\n02-b: x\n");
   t.write("exercises/01-a/hints.md", hint_entry("01-a/a", "A") + kHintsB);
   t.write("exercises/02-b/hints.md", hint_entry("02-b/x", "X"));
@@ -105,7 +105,7 @@ TEST_CASE("um curso sem etapas/stages.txt legível é erro com código 2") {
 
 TEST_CASE("list mostra id, etapa e onde ler, um exercício por linha") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   const auto all = run_course({"list", "--root", t.path()});
   CHECK(all.err == "");
   CHECK(all.out ==
@@ -119,7 +119,7 @@ TEST_CASE("list mostra id, etapa e onde ler, um exercício por linha") {
 
 TEST_CASE("hint sobe a escada uma dica por vez e guarda onde o aluno está") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   const auto first = run_course(hint_args(t, {"--exercise", "01-a/b"}));
   CHECK(first.err == "");
   CHECK(first.out ==
@@ -160,7 +160,7 @@ TEST_CASE("hint sobe a escada uma dica por vez e guarda onde o aluno está") {
 
 TEST_CASE("hint --reset zera a escada de um exercício só") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   t.write("b/dicas.json", "{\"01-a/b\": 2, \"02-b/x\": 1}");
   const auto reset = run_course(hint_args(t, {"--exercise", "01-a/b", "--reset"}));
   CHECK(reset.err == "");
@@ -173,7 +173,7 @@ TEST_CASE("hint --reset zera a escada de um exercício só") {
 
 TEST_CASE("hint sem --exercise: o primeiro exercício não feito nos relatórios, ou o primeiro") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   CHECK(run_course(hint_args(t, {})).out.rfind("01-a/a — livro/01-a.md, \"A\"\n", 0) == 0);
 
   t.write("r/01-a.xml",
@@ -212,7 +212,7 @@ constexpr const char* kLabels01 =
 
 TEST_CASE("hint sem --exercise: um exercício terminado testando só ele não é mais o atual") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   // ./hz test 01-a com b falhando; depois ./hz test 01-a/b, que passou.
   t.write("r/01-a.xml", junit_of({{"a1", true}, {"b1", false}}));
   t.write("r/01-a.json", kLabels01);
@@ -230,7 +230,7 @@ TEST_CASE("hint sem --exercise: um exercício terminado testando só ele não é
 
 TEST_CASE("hint sem --exercise: o primeiro que não passou, mesmo que o aluno já esteja adiante") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   // A etapa 01-a ficou com b falhando; o aluno já testou 02-b/x. Sem um teste
   // mais novo de b, ele ainda é o primeiro que falta.
   t.write("r/01-a.xml", junit_of({{"a1", true}, {"b1", false}}));
@@ -258,7 +258,7 @@ TEST_CASE("hint sem --exercise: o primeiro que não passou, mesmo que o aluno j�
 
 TEST_CASE("hint com exercício desconhecido lista os que existem") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   const auto r = run_course(hint_args(t, {"--exercise", "01-a/z"}));
   CHECK(r.code == 2);
   CHECK(r.out == "");
@@ -269,7 +269,7 @@ TEST_CASE("hint com exercício desconhecido lista os que existem") {
 
 TEST_CASE("hint com estado ilegível ou estranho recomeça a escada sem quebrar") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   for (const char* state : {"lixo", "[1, 2]", "{\"01-a/b\": \"dois\"}", "{\"01-a/b\": -1}",
                             "{\"01-a/b\": 1.5}", "{\"01-a/b\": null}"}) {
     CAPTURE(state);
@@ -287,7 +287,7 @@ TEST_CASE("hint com estado ilegível ou estranho recomeça a escada sem quebrar"
 
 TEST_CASE("hint com --state /dev/null não guarda nada (o ./hz watch usa assim)") {
   Tree t;
-  write_course_root(t);
+  write_hint_course(t);
   for (int i = 0; i < 2; ++i) {
     const auto r = run_course({"hint", "--root", t.path(), "--state", "/dev/null"});
     CHECK(r.code == 0);

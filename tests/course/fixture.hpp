@@ -186,6 +186,19 @@ inline void write_course(const Tree& t) {
           "# A etapa 02-b\n\n## Exercício 1 — O triplo\n\n## Exercício 2 — O dobro\n");
 }
 
+// O curso pequeno com exercises/ gerado pelo hz-course.
+inline void write_generated(const Tree& t) {
+  write_course(t);
+  const Run r = run_course({"exercises", "--root", t.path()});
+  if (r.code != 0) throw std::runtime_error("hz-course exercises falhou: " + r.err);
+}
+
+// A resposta do aluno para 02-b/triplo.
+inline const std::string kTriploAnswer =
+    "  // TODO EXERCICIO 02-b/triplo: devolva o triplo de a\n"
+    "  return 3 * a;  // do aluno\n"
+    "  // FIM-EXERCICIO\n";
+
 }  // namespace small
 
 }  // namespace hz::course::test

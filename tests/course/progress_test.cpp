@@ -109,8 +109,8 @@ const std::vector<Case> kCases = {
     {"sem rótulo", "notrun", "", {}},
 };
 
-const std::string kHints = hint_entry("01-a/a", "A") + hint_entry("01-a/b", "B") +
-                           hint_entry("01-a/ccc", "C") + hint_entry("01-a/d", "D");
+const std::string kReportHints = hint_entry("01-a/a", "A") + hint_entry("01-a/b", "B") +
+                                 hint_entry("01-a/ccc", "C") + hint_entry("01-a/d", "D");
 
 // O progresso guarda ponteiros para o relatório e o catálogo: os três vivem juntos.
 struct Progress {
@@ -179,7 +179,7 @@ TEST_CASE("parse_junit guarda a saída de cada teste, decodificada") {
 }
 
 TEST_CASE("stage_progress: feito, ainda o stub, falhando e sem testes") {
-  const Catalog catalog = parse_hints(kHints, "exercises/01-a/hints.md", "01-a");
+  const Catalog catalog = parse_hints(kReportHints, "exercises/01-a/hints.md", "01-a");
   REQUIRE(catalog.errors.empty());
   const Progress run(catalog, kCases);
   const StageProgress& p = run.p;
@@ -215,7 +215,7 @@ TEST_CASE("stage_progress: um stub que aparece junto com uma falha de verdade é
 }
 
 TEST_CASE("render_stage_report: uma linha por exercício, as falhas do primeiro e o próximo") {
-  const Catalog catalog = parse_hints(kHints, "exercises/01-a/hints.md", "01-a");
+  const Catalog catalog = parse_hints(kReportHints, "exercises/01-a/hints.md", "01-a");
   const Progress run(catalog, kCases);
   const StageProgress& p = run.p;
   CHECK(render_stage_report(p) == kReport);
@@ -269,9 +269,9 @@ void write_reports(const Tree& t, const std::string& stage, const std::vector<Ca
   t.write("r/" + stage + ".json", json_of(cases));
 }
 
-void write_course_root(const Tree& t) {
+void write_report_course(const Tree& t) {
   t.write("etapas/stages.txt", "01-a\n02-b: x\n03-c: y\n");
-  t.write("exercises/01-a/hints.md", kHints);
+  t.write("exercises/01-a/hints.md", kReportHints);
   t.write("exercises/02-b/hints.md", hint_entry("02-b/x", "X"));
 }
 
@@ -279,7 +279,7 @@ void write_course_root(const Tree& t) {
 
 TEST_CASE("report imprime o resumo da etapa e sai com 0 só quando tudo passa") {
   Tree t;
-  write_course_root(t);
+  write_report_course(t);
   write_reports(t, "01-a", kCases);
   const auto r = run_course({"report", "--root", t.path(), "--stage", "01-a", "--junit",
                              t.path("r/01-a.xml"), "--tests-json", t.path("r/01-a.json")});
@@ -299,7 +299,7 @@ TEST_CASE("report imprime o resumo da etapa e sai com 0 só quando tudo passa") 
 
 TEST_CASE("report: opções que faltam e relatórios ilegíveis são erros de uso") {
   Tree t;
-  write_course_root(t);
+  write_report_course(t);
   const auto missing = run_course({"report", "--root", t.path(), "--stage", "01-a"});
   CHECK(missing.code == 2);
   CHECK(missing.err == "hz-course: falta --junit\nveja: hz-course help\n");
@@ -320,7 +320,7 @@ TEST_CASE("report: opções que faltam e relatórios ilegíveis são erros de us
 
 TEST_CASE("progress: uma linha por etapa com relatório e o próximo passo") {
   Tree t;
-  write_course_root(t);
+  write_report_course(t);
   write_reports(t, "01-a", kCases);
   write_reports(t, "02-b", {{"x1", "run", "", {"02-b", "02-b/x"}}});
   const auto r = run_course({"progress", "--root", t.path(), "--junit-dir", t.path("r")});
@@ -342,7 +342,7 @@ TEST_CASE("progress: uma linha por etapa com relatório e o próximo passo") {
 
 TEST_CASE("progress sem nenhum relatório sai com 1, e sem --junit-dir é erro de uso") {
   Tree t;
-  write_course_root(t);
+  write_report_course(t);
   const auto none = run_course({"progress", "--root", t.path(), "--junit-dir", t.path("r")});
   CHECK(none.out == "");
   CHECK(none.err == "hz-course: nenhum relatório em " + t.root().generic_string() + "/r\n");

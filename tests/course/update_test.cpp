@@ -16,13 +16,6 @@ namespace small = hz::course::test::small;
 
 namespace {
 
-// O curso pequeno completo, com exercises/ gerado.
-void write_generated(const Tree& t) {
-  small::write_course(t);
-  const auto r = run_course({"exercises", "--root", t.path()});
-  REQUIRE(r.code == 0);
-}
-
 // A cópia dos alunos: o curso sem solutions/.
 void export_to(const Tree& course, const Tree& dest) {
   fs::copy(course.root(), dest.root(),
@@ -30,18 +23,13 @@ void export_to(const Tree& course, const Tree& dest) {
   dest.remove("solutions");
 }
 
-const std::string kTriploAnswer =
-    "  // TODO EXERCICIO 02-b/triplo: devolva o triplo de a\n"
-    "  return 3 * a;  // do aluno\n"
-    "  // FIM-EXERCICIO\n";
-
 // Três árvores: o curso (com solutions/), a cópia do aluno e a versão nova.
 struct Trees {
   Tree course;
   Tree student;
   Tree fresh;
   Trees() {
-    write_generated(course);
+    small::write_generated(course);
     export_to(course, student);
     export_to(course, fresh);
   }
@@ -61,7 +49,7 @@ TEST_CASE("update troca os arquivos do curso e leva as respostas do aluno pela r
   Trees t;
   t.student.write("exercises/01-a/soma.cpp", kSoma01Answered);
   t.student.write("exercises/02-b/soma.cpp",
-                  replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer));
+                  replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer));
   // A versão nova mexe no livro, num fonte fora das regiões e acrescenta um arquivo.
   const std::string soma01_new = "// versão 2 do curso\n" + small::kSomaExercise01;
   t.fresh.write("exercises/01-a/soma.cpp", soma01_new);
@@ -89,7 +77,7 @@ TEST_CASE("update troca os arquivos do curso e leva as respostas do aluno pela r
   CHECK(t.student.read("livro/glossario.md") == "# Glossário\n");
   // Um arquivo que a versão nova não muda não é reescrito nem listado; a resposta fica.
   CHECK(t.student.read("exercises/02-b/soma.cpp") ==
-        replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer));
+        replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer));
 
   // De novo: nada a fazer.
   const auto again = t.update();
@@ -100,7 +88,7 @@ TEST_CASE("update troca os arquivos do curso e leva as respostas do aluno pela r
 TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de arquivo") {
   Trees t;
   t.student.write("exercises/02-b/soma.cpp",
-                  replaced(small::kSomaExercise02, small::kTriploStub, kTriploAnswer));
+                  replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer));
   // Na versão nova, 02-b/triplo mora em dobro.cpp.
   t.fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
   t.fresh.write("exercises/02-b/dobro.cpp", t.fresh.read("exercises/02-b/dobro.cpp") +
@@ -119,7 +107,7 @@ TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de a
         "  exercises/02-b/dobro.cpp\n"
         "  exercises/02-b/soma.cpp\n"
         "0 arquivos novos, 2 mudaram, 1 resposta sua levada.\n");
-  CHECK(t.student.read("exercises/02-b/dobro.cpp").find(kTriploAnswer) != std::string::npos);
+  CHECK(t.student.read("exercises/02-b/dobro.cpp").find(small::kTriploAnswer) != std::string::npos);
   CHECK(t.student.read("exercises/02-b/soma.cpp") == small::kSomaExercise01);
 }
 
@@ -223,7 +211,7 @@ TEST_CASE("update recusa o curso completo como versão nova e uma origem que nã
 
 TEST_CASE("release põe a referência das etapas liberadas em todas as pastas de exercises/") {
   Tree course;
-  write_generated(course);
+  small::write_generated(course);
   const auto r = run_course(
       {"release", "--root", course.path(), "--reference", course.path(), "--stages", "01-a"});
   CHECK(r.err == "");

@@ -1,8 +1,8 @@
-// As palavras do trace que mais de um leitor mostra: a linha humana do
-// terminal (hz/trace.hpp) e a página do `./hz trace` (hz-course) contam as
-// chamadas ao modelo, as novas tentativas e o dinheiro do mesmo jeito. Só
-// cabeçalho (e só a biblioteca padrão), porque o hz-course não usa hz::common;
-// num namespace próprio, para não esbarrar nos plural() locais de quem inclui.
+// As palavras que mais de um leitor mostra: a linha humana do terminal
+// (hz/trace.hpp) e a página do `./hz trace` (hz-course) contam as chamadas ao
+// modelo, as novas tentativas e o dinheiro do mesmo jeito, e o plural() serve
+// também às mensagens do hz-course e do hz-doctor. Só cabeçalho (e só a
+// biblioteca padrão), porque o hz-course não usa hz::common.
 #pragma once
 
 #include <cmath>

@@ -8,6 +8,7 @@
 
 #include "hz/terminal.hpp"
 #include "hz/text.hpp"
+#include "hz/trace_words.hpp"
 #include "hz/wire.hpp"
 
 namespace hz::stage {
@@ -58,9 +59,7 @@ std::string http_failure(const Exchange& e) {
 
 bool is_success(long status) { return status >= 200 && status < 300; }
 
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using hz::words::plural;
 
 ToolSchema read_file_tool() {
   return {"read_file", "Lê um arquivo de texto da pasta de trabalho e devolve o conteúdo.",
