@@ -508,9 +508,9 @@ TEST_CASE("resposta, cenário e falhas do mock chegam ao terminal sem controles 
   CHECK(result.exit_code == 1);
   CHECK(result.out == "feito\\x1b[2J\\x1b]52;c;ZWNobw==\\x07\\u009b31m\n");
   for (const std::string& text : {result.out, result.err}) {
-    CHECK(text.find('\x1b') == std::string::npos);
-    CHECK(text.find('\x07') == std::string::npos);
-    CHECK(text.find("\xc2\x9b") == std::string::npos);
+    CHECK_FALSE(contains(text, "\x1b"));
+    CHECK_FALSE(contains(text, "\x07"));
+    CHECK_FALSE(contains(text, "\xc2\x9b"));
   }
   CHECK(contains(result.err, "cenário tela\\x1b[2J"));
   CHECK(contains(result.err,

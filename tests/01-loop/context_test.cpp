@@ -6,7 +6,10 @@
 #include <string>
 
 #include "context.hpp"
+#include "hz/testing/process.hpp"
 #include "outcome.hpp"
+
+using hz::testing::contains;
 
 TEST_CASE("a conversa começa com o prompt de sistema e recebe o pedido do usuário") {
   auto history = hz::start_conversation("regras da casa");
@@ -18,10 +21,10 @@ TEST_CASE("a conversa começa com o prompt de sistema e recebe o pedido do usuá
 
 TEST_CASE("o prompt de sistema padrão traz as regras do harness") {
   const std::string prompt(hz::default_system_prompt());
-  CHECK(prompt.find("relativo ao workspace") != std::string::npos);
-  CHECK(prompt.find("Leia um arquivo antes de editá-lo") != std::string::npos);
-  CHECK(prompt.find("rode o teste") != std::string::npos);
-  CHECK(prompt.find("responda sem chamar ferramentas") != std::string::npos);
+  CHECK(contains(prompt, "relativo ao workspace"));
+  CHECK(contains(prompt, "Leia um arquivo antes de editá-lo"));
+  CHECK(contains(prompt, "rode o teste"));
+  CHECK(contains(prompt, "responda sem chamar ferramentas"));
 }
 
 TEST_CASE("os desfechos da etapa têm rótulo e código de saída") {

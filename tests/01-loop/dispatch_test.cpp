@@ -6,11 +6,14 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "hz/testing/process.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/text.hpp"
 #include "hz/tools.hpp"
 #include "hz/workspace.hpp"
 #include "tool_dispatch.hpp"
+
+using hz::testing::contains;
 
 using hz::Message;
 using hz::ToolCall;
@@ -127,7 +130,7 @@ TEST_CASE("saída longa é cortada no meio guardando o começo e o fim") {
   CHECK(text == hz::truncate_middle(big, 200));
   CHECK(text.rfind("COMECO\n", 0) == 0);
   CHECK(text.substr(text.size() - 4) == "\nFIM");
-  CHECK(text.find("omitidos") != std::string::npos);
+  CHECK(contains(text, "omitidos"));
   CHECK(text.size() < 300);
   CHECK(result.output_bytes == big.size());
   CHECK(result.ok);

@@ -12,9 +12,12 @@
 #include "context.hpp"
 #include "helpers.hpp"
 #include "hz/chat_client.hpp"
+#include "hz/testing/process.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/workspace.hpp"
+
+using hz::testing::contains;
 
 using hz::Message;
 using hz::Outcome;
@@ -261,8 +264,8 @@ TEST_CASE("think e raciocínio não entram no histórico") {
   REQUIRE(bodies.size() == 2);
   CHECK(bodies[1]["messages"][2]["content"] == "Vou ecoar.");
   const std::string sent = bodies[1].dump();
-  CHECK(sent.find("think") == std::string::npos);
-  CHECK(sent.find("segredo-a") == std::string::npos);
+  CHECK_FALSE(contains(sent, "think"));
+  CHECK_FALSE(contains(sent, "segredo-a"));
 }
 
 TEST_CASE("dois turnos compartilham o mesmo histórico") {

@@ -5,8 +5,11 @@
 #include <string>
 
 #include "helpers.hpp"
+#include "hz/testing/process.hpp"
 #include "hz/text.hpp"
 #include "tool_dispatch.hpp"
+
+using hz::testing::contains;
 
 using hz::Message;
 using hz::ToolCall;
@@ -51,7 +54,7 @@ TEST_CASE("tool_result com saída longa guarda o começo e o fim") {
   CHECK(text == hz::truncate_middle(big, 200));
   CHECK(text.substr(0, 7) == "COMECO\n");
   CHECK(text.substr(text.size() - 4) == "\nFIM");
-  CHECK(text.find("[... 9811 bytes omitidos ...]") != std::string::npos);
+  CHECK(contains(text, "[... 9811 bytes omitidos ...]"));
   CHECK(result.message.tool_call_id == "c5");
   CHECK(result.output_bytes == big.size());
 }

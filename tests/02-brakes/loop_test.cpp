@@ -18,7 +18,10 @@
 #include "helpers.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/testing/printing.hpp"
+#include "hz/testing/process.hpp"
 #include "hz/testing/scripted_model.hpp"
+
+using hz::testing::contains;
 
 using hz::Message;
 using hz::Outcome;
@@ -179,7 +182,7 @@ TEST_CASE("a nota de orçamento sai uma vez no turno, mesmo com passos inteiros 
   }
   CHECK(noted_turns == std::vector<int>{5});
   REQUIRE(rig.history.size() == 2 + 7 * 2);
-  CHECK(rig.history[11].content.find("[nota do harness: restam US$ 0.028 ") != std::string::npos);
+  CHECK(contains(rig.history[11].content, "[nota do harness: restam US$ 0.028 "));
   CHECK(rig.history[13] == Message::tool("c", "de novo"));
 }
 

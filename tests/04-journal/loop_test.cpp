@@ -15,10 +15,13 @@
 #include "context.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/testing/printing.hpp"
+#include "hz/testing/process.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "journal.hpp"
 #include "resume.hpp"
+
+using hz::testing::contains;
 
 using hz::Message;
 using hz::Outcome;
@@ -204,7 +207,7 @@ TEST_CASE("o aviso no resultado que não é o último do passo: o registro note 
   REQUIRE(done.history[8].role == hz::Role::assistant);
   const std::string test_id = done.history[8].tool_calls.at(0).id;
   CHECK(done.history[9].tool_call_id == test_id);
-  CHECK(done.history[9].content.find("[aviso do harness]") != std::string::npos);
+  CHECK(contains(done.history[9].content, "[aviso do harness]"));
   CHECK(done.history[10].content == "página a partir de 18");
   auto read = hz::read_journal(dir / "j.jsonl");
   REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
@@ -227,7 +230,7 @@ TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no tur
   REQUIRE(notes.size() == 1);
   CHECK(notes[0]["budget"] == true);
   CHECK(notes[0]["seq"] == 2 + 5 * 3 + 1);  // depois do reply, intent e result de 5 passos
-  CHECK(notes[0]["text"].get<std::string>().find("restam US$ 0.00013 ") != std::string::npos);
+  CHECK(contains(notes[0]["text"].get<std::string>(), "restam US$ 0.00013 "));
 }
 
 TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem queda") {

@@ -312,7 +312,7 @@ TEST_CASE("hz-doctor de ponta a ponta: uso, ajuda e um servidor roteirizado") {
   CHECK(no_url.exit_code == 2);
   const auto help = hz::testing::run_program({bin, "--help"}, "", env);
   CHECK(help.exit_code == 0);
-  CHECK(help.out.find("--base-url URL") != std::string::npos);
+  CHECK(contains(help.out, "--base-url URL"));
 
   ScriptedModel server = ScriptedModel::from_scenario("doctor/ok");
   const auto run = hz::testing::run_program(
@@ -320,6 +320,6 @@ TEST_CASE("hz-doctor de ponta a ponta: uso, ajuda e um servidor roteirizado") {
       {"OPENAI_BASE_URL=" + server.base_url(), "OPENAI_API_KEY=", "NO_COLOR=1"});
   CHECK(run.err == "");
   CHECK(run.out.rfind("Conferindo " + server.base_url() + " com o modelo hz-mock:\n", 0) == 0);
-  CHECK(run.out.find("\nPronto para o curso.\n") != std::string::npos);
+  CHECK(contains(run.out, "\nPronto para o curso.\n"));
   CHECK(run.exit_code == 0);
 }

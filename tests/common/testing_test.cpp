@@ -71,6 +71,21 @@ TEST_CASE("run_program devolve 127 quando o executável não existe") {
   CHECK(result.err == "run_program: execve falhou\n");
 }
 
+TEST_CASE("contains vale como bool e, numa falha, mostra o trecho e o texto em que não apareceu") {
+  using hz::testing::contains;
+  CHECK(static_cast<bool>(contains("você> oi\n", "você> oi")));
+  CHECK_FALSE(static_cast<bool>(contains("você> oi\n", "tchau")));
+  // O que o doctest imprime no "values:" de um CHECK(contains(...)) que falha.
+  CHECK(std::string(doctest::toString(contains("linha 1\nlinha \"2\"", "tchau")).c_str()) ==
+        "\"tchau\" não aparece em \"linha 1\\nlinha \\\"2\\\"\"");
+  CHECK(std::string(doctest::toString(contains("o mock registrou", "mock")).c_str()) ==
+        "\"mock\" aparece em \"o mock registrou\"");
+  // Um texto longo sai cortado no meio: a falha não inunda o terminal.
+  const std::string printed = doctest::toString(contains(std::string(10000, 'a'), "b")).c_str();
+  CHECK(printed.size() < 4200);
+  CHECK(contains(printed, "bytes omitidos ...]"));
+}
+
 TEST_CASE("bin_path e source_path apontam para o build e o repositório") {
   CHECK(hz::testing::bin_path("hz-01-loop") == fs::path(HZ_BIN_DIR) / "hz-01-loop");
   CHECK(fs::exists(hz::testing::source_path("common/include/hz/wire.hpp")));

@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "hz/testing/process.hpp"
+#include "hz/text.hpp"
+
 namespace hz {
 
 std::ostream& operator<<(std::ostream& out, Role role) { return out << to_string(role); }
@@ -109,6 +112,18 @@ std::string quoted(std::string_view text) {
     }
   }
   return out + "\"";
+}
+
+TextSearch contains(std::string_view text, std::string_view piece) {
+  return {std::string(text), std::string(piece), text.find(piece) != std::string_view::npos};
+}
+
+std::ostream& operator<<(std::ostream& out, const TextSearch& search) {
+  constexpr std::size_t kShown = 4000;  // bytes do texto numa falha
+  // testing::, não quoted solto: com std::string, o ADL acharia std::quoted.
+  return out << testing::quoted(search.piece)
+             << (search.found ? " aparece em " : " não aparece em ")
+             << testing::quoted(truncate_middle(search.text, kShown));
 }
 
 std::string first_difference(const std::vector<Message>& actual,

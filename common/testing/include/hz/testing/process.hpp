@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,10 +42,20 @@ std::string signal_script(const std::string& command, const std::string& signal,
 std::string child_state_script(const std::filesystem::path& pid_file);
 
 // Se a saída de um processo traz o trecho: as conferências de mensagem sem
-// fixar a saída inteira.
-inline bool contains(std::string_view text, std::string_view piece) {
-  return text.find(piece) != std::string_view::npos;
-}
+// fixar a saída inteira. Vale como bool; guarda o texto e o trecho para que
+// um CHECK(contains(...)) que falha mostre os dois, e não só "false".
+struct TextSearch {
+  std::string text;
+  std::string piece;
+  bool found = false;
+  operator bool() const {
+    return found;
+  }  // NOLINT(google-explicit-constructor): bool ok = contains(...)
+};
+TextSearch contains(std::string_view text, std::string_view piece);
+// "\"trecho\" não aparece em \"texto\"" (ou "aparece em", para um CHECK_FALSE),
+// com o texto entre aspas e escapado; um texto longo sai cortado no meio.
+std::ostream& operator<<(std::ostream& out, const TextSearch& search);
 
 // build/bin/<name>: onde o CMake põe os executáveis (HZ_BIN_DIR).
 std::filesystem::path bin_path(std::string_view name);
