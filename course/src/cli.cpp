@@ -665,12 +665,13 @@ int cmd_student_docs(const std::vector<std::string>& args, std::ostream& out, st
   return 0;
 }
 
-std::vector<std::string> split_commas(const std::string& list) {
+// Uma lista "a,b,c" (sem itens vazios).
+std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
   std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) items.push_back(list.substr(start, comma - start));
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.push_back(text.substr(start, comma - start));
     start = comma + 1;
   }
   return items;
@@ -689,7 +690,7 @@ int cmd_doc_refs(const std::vector<std::string>& args, std::ostream& out, std::o
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return usage_error(err, root.string() + " não é uma pasta");
   const std::vector<std::string> teacher = o.values.count("--teacher")
-                                               ? split_commas(o.values.at("--teacher"))
+                                               ? split_list(o.values.at("--teacher"))
                                                : std::vector<std::string>{};
   const fs::path full =
       o.values.count("--full-course") ? fs::path(o.values.at("--full-course")) : fs::path();
@@ -1088,18 +1089,6 @@ int cmd_grade(const std::vector<std::string>& args, std::ostream& out, std::ostr
     return 1;
   }
   return s.passed == s.total ? 0 : 1;
-}
-
-// Uma lista "a,b,c" (sem itens vazios).
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) items.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return items;
 }
 
 // A referência de etapas cujo prazo passou, na cópia dos alunos (./hz export --release).
