@@ -89,8 +89,8 @@ void report_retry(Trace& trace, int turn, int next_attempt, std::chrono::millise
 }
 
 // Espera antes da nova tentativa, no relógio da configuração, e avisa no
-// trace. Uma espera que passaria do prazo do turno nem é anunciada: dorme só
-// até o prazo, e a próxima pergunta aos freios responde timeout.
+// trace. Uma espera que passaria do prazo do turno nem é anunciada (sem
+// evento retry): dorme só até o prazo.
 void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnState& state,
                    Trace& trace, int turn, int next_attempt, std::chrono::milliseconds delay,
                    const ModelError& error) {
