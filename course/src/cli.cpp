@@ -960,7 +960,7 @@ int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostr
   for (const std::string& e : report.errors) err << e << "\n";
   print_moves(out, ("Levadas de exercises/" + from + " para exercises/" + to + ":").c_str(),
               report.carried);
-  print_moves(out, "Já tinham o seu código (ficaram como estão):", report.already_written);
+  print_moves(out, "Já tinham resposta (ficaram como estão):", report.already_written);
   print_moves(out, ("Ainda são stub em exercises/" + from + " (nada a levar):").c_str(),
               report.not_answered);
   print_moves(out,

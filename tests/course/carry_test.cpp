@@ -28,7 +28,7 @@ TEST_CASE("carry leva a resposta do aluno para a região de mesmo id que ainda �
   // De novo: a região de destino já tem o código do aluno e fica como está.
   const auto again = run_course({"carry", "--root", t.path(), "--to", "02-b"});
   CHECK(again.out ==
-        "Já tinham o seu código (ficaram como estão):\n"
+        "Já tinham resposta (ficaram como estão):\n"
         "  01-a/soma  (exercises/02-b/soma.cpp)\n"
         "0 regiões levadas para exercises/02-b.\n");
   CHECK(again.code == 0);
@@ -57,7 +57,7 @@ TEST_CASE("carry leva o código da área // SEU-CODIGO para o arquivo de mesmo n
   t.write("exercises/02-b/soma.cpp", mine);
   const auto again = run_course({"carry", "--root", t.path(), "--to", "02-b"});
   CHECK(again.out ==
-        "Já tinham o seu código (ficaram como estão):\n"
+        "Já tinham resposta (ficaram como estão):\n"
         "  SEU-CODIGO  (exercises/02-b/soma.cpp)\n"
         "Ainda são stub em exercises/01-a (nada a levar):\n"
         "  01-a/soma  (exercises/01-a/soma.cpp)\n"
@@ -85,7 +85,7 @@ TEST_CASE("carry não sobrescreve o que o aluno já escreveu na etapa seguinte")
   t.write("exercises/02-b/soma.cpp", mine);
   const auto r = run_course({"carry", "--root", t.path(), "--to", "02-b"});
   CHECK(r.out ==
-        "Já tinham o seu código (ficaram como estão):\n"
+        "Já tinham resposta (ficaram como estão):\n"
         "  01-a/soma  (exercises/02-b/soma.cpp)\n"
         "0 regiões levadas para exercises/02-b.\n");
   CHECK(r.code == 0);
