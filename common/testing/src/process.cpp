@@ -220,11 +220,12 @@ std::string child_state_script(const std::filesystem::path& pid_file) {
   const std::string pid = "\"$(cat '" + pid_file.string() + "')\"";
   // O SIGKILL que o harness manda ao grupo já foi, mas o kernel o entrega
   // quando o filho volta a rodar: com a máquina ocupada (o TSan, dois núcleos),
-  // o filho ainda aparece vivo logo depois. Pergunta a cada 20 ms, por até 5 s;
-  // um filho que ninguém matou vive os 30 s do sleep e continua "vivo".
+  // o filho ainda aparece vivo logo depois. Pergunta a cada 20 ms, por até 2 s;
+  // um filho que ninguém matou vive os 30 s do sleep e continua "vivo" (com
+  // os stubs, é o que acontece: mais que 2 s de espera atrasaria cada teste).
   const std::string state = "state=$(cut -d' ' -f3 /proc/" + pid + "/stat 2>/dev/null)";
   return "tries=0\n" + state + "\n" +
-         "while [ -n \"$state\" ] && [ \"$state\" != Z ] && [ $tries -lt 250 ]; do\n" +
+         "while [ -n \"$state\" ] && [ \"$state\" != Z ] && [ $tries -lt 100 ]; do\n" +
          "  sleep 0.02; tries=$((tries + 1)); " + state + "\n" + "done\n" +
          "case \"$state\" in ''|Z) echo 'filho: encerrado' ;; *) echo 'filho: vivo'; kill -9 " +
          pid + " ;; esac\n";

@@ -39,7 +39,7 @@ std::string signal_script(const std::string& command, const std::string& signal,
 // child_state_script: imprime "filho: encerrado" se o processo cujo pid está
 // em pid_file já não vive (um zumbi, estado Z em /proc, já morreu: só espera
 // quem o colha, e o kill -0 ainda o acharia), ou "filho: vivo", e o mata. Um
-// SIGKILL já mandado leva um instante para valer: espera por até 5 s.
+// SIGKILL já mandado leva um instante para valer: espera por até 2 s.
 std::string child_state_script(const std::filesystem::path& pid_file);
 
 // Se a saída de um processo traz o trecho: as conferências de mensagem sem
