@@ -13,14 +13,13 @@
 #include "hz/workspace.hpp"
 #include "tool_dispatch.hpp"
 
-using hz::testing::contains;
-
 using hz::Message;
 using hz::ToolCall;
 using hz::ToolOutput;
 using hz::test01::echo_tool;
 using hz::test01::fake_tool;
 using hz::test01::throwing_tool;
+using hz::testing::contains;
 
 TEST_SUITE_BEGIN("01-loop/dispatch");
 

@@ -17,8 +17,6 @@
 #include "hz/testing/temp_dir.hpp"
 #include "hz/workspace.hpp"
 
-using hz::testing::contains;
-
 using hz::Message;
 using hz::Outcome;
 using hz::ToolCall;
@@ -27,6 +25,7 @@ using hz::test01::event_difference;
 using hz::test01::json_difference;
 using hz::test01::throwing_tool;
 using hz::test01::wire_messages;
+using hz::testing::contains;
 using hz::testing::first_difference;
 using nlohmann::json;
 

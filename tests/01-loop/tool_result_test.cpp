@@ -9,11 +9,10 @@
 #include "hz/text.hpp"
 #include "tool_dispatch.hpp"
 
-using hz::testing::contains;
-
 using hz::Message;
 using hz::ToolCall;
 using hz::ToolOutput;
+using hz::testing::contains;
 
 TEST_SUITE_BEGIN("01-loop/tool-result");
 

@@ -21,8 +21,6 @@
 #include "hz/testing/process.hpp"
 #include "hz/testing/scripted_model.hpp"
 
-using hz::testing::contains;
-
 using hz::Message;
 using hz::Outcome;
 using hz::ToolCall;
@@ -33,6 +31,7 @@ using hz::test01::wire_messages;
 using hz::test02::FakeClock;
 using hz::test02::prices;
 using hz::test02::usd;
+using hz::testing::contains;
 using hz::testing::first_difference;
 using nlohmann::json;
 using std::chrono::milliseconds;

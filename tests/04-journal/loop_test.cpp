@@ -21,12 +21,11 @@
 #include "journal.hpp"
 #include "resume.hpp"
 
-using hz::testing::contains;
-
 using hz::Message;
 using hz::Outcome;
 using hz::test01::fake_tool;
 using hz::test01::without_times;
+using hz::testing::contains;
 using nlohmann::json;
 
 namespace {

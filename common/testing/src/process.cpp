@@ -226,7 +226,7 @@ std::string child_state_script(const std::filesystem::path& pid_file) {
   const std::string state = "state=$(cut -d' ' -f3 /proc/" + pid + "/stat 2>/dev/null)";
   return "tries=0\n" + state + "\n" +
          "while [ -n \"$state\" ] && [ \"$state\" != Z ] && [ $tries -lt 100 ]; do\n" +
-         "  sleep 0.02; tries=$((tries + 1)); " + state + "\n" + "done\n" +
+         "  sleep 0.02; tries=$((tries + 1)); " + state + "\ndone\n" +
          "case \"$state\" in ''|Z) echo 'filho: encerrado' ;; *) echo 'filho: vivo'; kill -9 " +
          pid + " ;; esac\n";
 }

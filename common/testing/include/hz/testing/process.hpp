@@ -3,7 +3,7 @@
 
 #include <chrono>
 #include <filesystem>
-#include <ostream>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,15 +43,15 @@ std::string signal_script(const std::string& command, const std::string& signal,
 std::string child_state_script(const std::filesystem::path& pid_file);
 
 // Se a saída de um processo traz o trecho: as conferências de mensagem sem
-// fixar a saída inteira. Vale como bool; guarda o texto e o trecho para que
-// um CHECK(contains(...)) que falha mostre os dois, e não só "false".
+// fixar a saída inteira. Vale como bool (sem explicit: `bool ok =
+// contains(...)` também serve); guarda o texto e o trecho para que um
+// CHECK(contains(...)) que falha mostre os dois, e não só "false". Definidos
+// em printing.cpp, ao lado de quoted(), que os imprime.
 struct TextSearch {
   std::string text;
   std::string piece;
   bool found = false;
-  operator bool() const {
-    return found;
-  }  // NOLINT(google-explicit-constructor): bool ok = contains(...)
+  operator bool() const { return found; }  // NOLINT(google-explicit-constructor)
 };
 TextSearch contains(std::string_view text, std::string_view piece);
 // "\"trecho\" não aparece em \"texto\"" (ou "aparece em", para um CHECK_FALSE),
