@@ -34,6 +34,15 @@ if(hz_ar_version MATCHES "GNU ar|LLVM")
   set(CMAKE_CXX_ARCHIVE_APPEND "<CMAKE_AR> qT <TARGET> <LINK_FLAGS> <OBJECTS>")
 endif()
 
+# O coletor de lixo do g++ começa a varrer a memória dele a partir de 128 MB;
+# um lote de testes aloca mais de 1 GB ao longo da compilação e passa boa parte
+# do tempo varrendo. Com a primeira varredura em 512 MB e as seguintes a cada
+# vez que a memória quadruplica, o lote dos testes de common/ leva 7% a 14%
+# menos CPU (e chega a 1,1 GB de memória, em vez de 0,8 GB). Não muda o código
+# gerado (veja "ggc-min-heapsize" no manual do GCC). O clang não tem isso.
+add_compile_options("$<$<CXX_COMPILER_ID:GNU>:--param=ggc-min-expand=300>"
+                    "$<$<CXX_COMPILER_ID:GNU>:--param=ggc-min-heapsize=524288>")
+
 # Aplica avisos (e -Werror, se pedido) a um alvo nosso.
 function(hz_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow
