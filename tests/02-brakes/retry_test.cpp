@@ -132,7 +132,7 @@ TEST_CASE("429 com Retry-After espera o que o servidor pediu") {
 TEST_CASE("401 falha na hora: provider_error com a mensagem do provedor, sem esperar") {
   RetryRig rig(R"({"name": "chave", "steps": [
     {"error": {"status": 401, "message": "Incorrect API key provided"}},
-    {"content": "nunca"}
+    {"content": "não devia chegar"}
   ]})");
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: provider_error");
@@ -155,7 +155,8 @@ TEST_CASE("esgotadas as novas tentativas, provider_error com a última mensagem"
 }
 
 TEST_CASE("sem novas tentativas configuradas (a etapa 01), a primeira falha encerra") {
-  RetryRig rig(R"({"name": "uma", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
+  RetryRig rig(
+      R"({"name": "uma", "steps": [{"error": {"status": 500}}, {"content": "não devia chegar"}]})");
   rig.config.retry.max_retries = 0;
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: provider_error");
@@ -202,7 +203,8 @@ TEST_CASE("o corpo ilegível foi cobrado: entra na conta pela estimativa e o loo
 }
 
 TEST_CASE("uma falha cobrada que esgota o orçamento impede a próxima tentativa") {
-  RetryRig rig(R"({"name": "caro", "steps": [{"fault": "malformed"}, {"content": "nunca"}]})");
+  RetryRig rig(
+      R"({"name": "caro", "steps": [{"fault": "malformed"}, {"content": "não devia chegar"}]})");
   hz::Budget budget(10);
   rig.config.budget = &budget;
   rig.config.prices = prices("2.50", "10.00");
@@ -215,7 +217,7 @@ TEST_CASE("uma falha cobrada que esgota o orçamento impede a próxima tentativa
 
 TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativa") {
   RetryRig rig(
-      R"({"name": "espera", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
+      R"({"name": "espera", "steps": [{"error": {"status": 500}}, {"content": "não devia chegar"}]})");
   rig.clock.on_sleep = [&rig] { rig.cancel = true; };
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: cancelled");
@@ -227,7 +229,8 @@ TEST_CASE("Ctrl-C durante a espera do backoff encerra antes da próxima tentativ
 }
 
 TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com timeout") {
-  RetryRig rig(R"({"name": "prazo", "steps": [{"error": {"status": 500}}, {"content": "nunca"}]})");
+  RetryRig rig(
+      R"({"name": "prazo", "steps": [{"error": {"status": 500}}, {"content": "não devia chegar"}]})");
   rig.config.turn_deadline = milliseconds(300);
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: timeout");
@@ -239,7 +242,7 @@ TEST_CASE("a espera não passa do prazo do turno, e o prazo vencido encerra com 
 }
 
 TEST_CASE("um freio já acionado não deixa nem a primeira tentativa sair") {
-  RetryRig rig(R"({"name": "nada", "steps": [{"content": "nunca"}]})");
+  RetryRig rig(R"({"name": "nada", "steps": [{"content": "não devia chegar"}]})");
   rig.cancel = true;
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: cancelled");
@@ -249,7 +252,8 @@ TEST_CASE("um freio já acionado não deixa nem a primeira tentativa sair") {
 
 TEST_CASE("a falha cobrada da última tentativa também entra na conta") {
   // Sem novas tentativas: a decisão de parar não pode pular a conta.
-  RetryRig rig(R"({"name": "ultima", "steps": [{"fault": "malformed"}, {"content": "nunca"}]})");
+  RetryRig rig(
+      R"({"name": "ultima", "steps": [{"fault": "malformed"}, {"content": "não devia chegar"}]})");
   rig.config.retry.max_retries = 0;
   hz::Budget budget(1'000'000);
   rig.config.budget = &budget;
