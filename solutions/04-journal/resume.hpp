@@ -255,13 +255,13 @@ std::string_view to_string(Entry::Phase phase);
 // workspace, uma check fica desconhecida.
 Entry entry_point(const ResumeState& state, const ToolBox& tools, const Workspace* workspace,
                   const std::optional<RepetitionConfig>& repetition, TurnState& turn);
+// end-listing: entry
 
 // O evento journal_resume do trace: {records, turn, next, pending:
 // [{call_id, name, intent}], decisions: [{call_id, name, decision, reason}]},
 // com uma decisão por chamada sem resultado (sem intenção: run, "a intenção
 // não foi gravada: a chamada não começou").
 nlohmann::json resume_event(const ResumeState& state, const Entry& entry);
-// end-listing: entry
 
 // listing: settings-differences
 // As diferenças entre as configurações gravadas no start e as de agora, uma
