@@ -287,8 +287,17 @@ bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay*
 // end-listing: journaled-tool
 
 // listing: run-turn
-// O laço da etapa 03, a partir de entry (resume.hpp): um turno novo entra na chamada 1,
-// a retomada onde o journal parou. Resposta, resultado e nota vão ao journal antes do histórico.
+// O laço de run_turn e de resume_turn: o da etapa 03, entrando por entry
+// (resume.hpp). finish: só fecha o turno (success, com o texto da última
+// mensagem). call_model: o passo entry.call desde a chamada ao modelo.
+// run_tools e decide: o passo entry.call já tem a resposta (state.last_calls)
+// e segue nas chamadas a partir de state.last_results.size(), cada uma por
+// run_call com entry.replay_for. A resposta (reply: sem <think>, com o custo
+// de todas as tentativas do passo) e a nota (note: com budget se ela traz o
+// aviso de orçamento pela primeira vez no turno) vão ao journal antes do
+// histórico. Um registro que falha para o turno em journal: a resposta não
+// entra, as chamadas sem resultado recebem o "cancelado" (skip_tools) e nada
+// mais é gravado.
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                      const ToolBox& tools, Trace& trace, TurnState state, const Entry& entry) {
   const Brakes brakes = brakes_for(config, trace);
@@ -296,62 +305,12 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
   auto end = [&](Outcome outcome, std::string text = {}) {
     return finish(outcome, std::move(text), state, config, trace);
   };
-  if (entry.phase == Entry::Phase::finish) return end(Outcome::success, history.back().content);
-  // A primeira metade do passo: perguntar ao modelo. Vazio: siga para as ferramentas.
-  auto ask_model = [&](int turn) -> std::optional<TurnResult> {
-    const Micros before = state.cost_micros;
-    Result<ChatReply, Outcome> reply =
-        call_with_retry(history, config, model, tools, trace, turn, brakes, state);
-    if (!reply) return end(reply.error());  // nada da tentativa entra no histórico
-    Message message = without_think(reply->message);
-    // O passo inteiro custou as tentativas cobradas, não só a última.
-    if (!journaled(config, state,
-                   reply_record(message, reply->usage, state.cost_micros - before))) {
-      return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
-    }
-    history.push_back(std::move(message));
-
-    // Parada estrutural: decide a forma da resposta, não o finish_reason.
-    if (reply->message.tool_calls.empty()) return end(Outcome::success, history.back().content);
-
-    state.last_calls = reply->message.tool_calls;
-    state.last_results.clear();
-    return std::nullopt;
-  };
-  // for, não while: nenhuma sequência de respostas faz o laço passar de max_turns.
-  for (int turn = entry.call; turn <= config.max_turns; ++turn) {
-    // Um passo retomado em run_tools já tem a resposta: entra na segunda metade.
-    if (turn > entry.call || entry.phase == Entry::Phase::call_model) {
-      if (std::optional<TurnResult> done = ask_model(turn)) return std::move(*done);
-    }
-    // As chamadas do passo ainda sem resultado (um passo retomado já tem as primeiras).
-    for (std::size_t i = state.last_results.size(); i < state.last_calls.size(); ++i) {
-      if (const std::optional<Outcome> stop = brakes.abort_check(state)) {
-        skip_tools(history, state.last_calls, i, *stop, trace, turn, config, state);
-        return end(*stop);
-      }
-      const ToolCall& call = state.last_calls[i];
-      if (!run_call(history, call, entry.replay_for(turn, call.id), tools, config, state, trace,
-                    turn)) {
-        skip_tools(history, state.last_calls, i, Outcome::journal, trace, turn, config, state);
-        return end(Outcome::journal);
-      }
-      state.last_results.push_back(history.back());
-    }
-    const Decision decision = brakes.after_step(state);
-    if (decision.kind == Decision::Kind::stop) return end(decision.outcome);
-    // O note diz se traz o aviso de orçamento: a retomada refaz a memória por ele.
-    const bool budget_note = decision.memory.budget_noted && !state.memory.budget_noted;
-    state.memory = decision.memory;  // a política responde; o loop registra
-    if (decision.kind == Decision::Kind::proceed_with_note) {
-      if (!journaled(config, state,
-                     note_record(decision.note, decision.note_call_id, budget_note))) {
-        return end(Outcome::journal);
-      }
-      add_note(history, decision, trace, turn);
-    }
-  }
-  return end(Outcome::max_turns);
+  // listing: loop
+  // TODO EXERCICIO 04-journal/loop: o turno desde entry, gravando cada passo antes do histórico
+  throw hz::NotImplemented("04-journal/loop",
+                           "livro/04-journal.md, \"Exercício 7 — O laço com diário\"");
+  // FIM-EXERCICIO
+  // end-listing: loop
 }
 // end-listing: run-turn
 

@@ -136,10 +136,12 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
   }
   ResumeState state;
   bool last_reply_final = false;  // a última resposta do turno aberto não pediu ferramentas
+  // listing: rebuild-body
   // TODO EXERCICIO 04-journal/rebuild: o turno de volta ao ponto em que o journal parou
   throw hz::NotImplemented("04-journal/rebuild",
                            "livro/04-journal.md, \"Exercício 4 — Reconstruir o estado\"");
   // FIM-EXERCICIO
+  // end-listing: rebuild-body
   state.spent = add_saturating(state.spent, state.turn_cost);
   if (!state.turn_open) {
     state.next = NextStep::wait_user;

@@ -78,14 +78,30 @@ struct ResumeState {
 };
 
 std::string_view to_string(NextStep step);
-
-// Reconstrói o estado a partir dos registros conferidos (read_journal). O
-// dinheiro gasto é o cost_micros de cada turn_end mais o dos reply do turno
-// aberto. Erro, citando o seq, se a sequência não faz sentido (não começa
-// por start, result de uma chamada que ninguém pediu, user com o turno
-// anterior aberto...).
-Result<ResumeState> rebuild_state(const std::vector<Record>& records);
 // end-listing: resume-state
+
+// Reconstrói o estado a partir dos registros conferidos (read_journal),
+// fazendo com ele, registro a registro, o que o loop fez ao gravá-los. O
+// dinheiro gasto é o cost_micros de cada turn_end mais o dos reply do turno
+// aberto (somas com saturação). Um journal que o loop nunca gravaria é um
+// erro, com este texto exato (S é at_seq do registro, em resume.cpp, como
+// "seq 3 (user)"; I, o call_id em JSON, com as aspas; literais vizinhos
+// formam um texto só):
+//   nenhum registro:         "o journal não tem registros: não há nada para retomar"
+//   o primeiro não é start:  "o primeiro registro, S, não é o start"
+//   um segundo start:        "S: um segundo start"
+//   user com turno aberto:   "S: o turno anterior não terminou"
+//   reply fora de turno:     "S: resposta fora de um turno"
+//   reply com pendentes:     "S: chamadas da resposta anterior sem resultado"
+//   intent de uma chamada que não está pendente, ou que já tem a sua:
+//     "S: intenção de uma chamada que a última resposta não pediu ou que já "
+//     "tinha intenção (call_id I)"
+//   result de uma chamada que não está pendente:
+//     "S: resultado de uma chamada sem resultado pendente (call_id I)"
+//   note sem mensagem antes: "S: nota sem mensagem antes"
+//   turn_end fora de turno:  "S: fim de um turno que não começou"
+//   turn_end com pendentes:  "S: fim de turno com chamadas sem resultado"
+Result<ResumeState> rebuild_state(const std::vector<Record>& records);
 
 // listing: replay
 // O texto que o modelo recebe quando não dá para saber se a chamada terminou.
@@ -127,6 +143,21 @@ FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, st
 Replay decide_edit(const EditKey& key, std::string_view path, const FileSnapshot& file);
 // end-listing: decide-edit
 
+// decide_append (abaixo), caso a caso e nesta ordem, com o reason exato (P é
+// path; n, o tamanho do texto; a, key.size_before; d, a + n; agora, o tamanho
+// do arquivo, 0 se ele não existe; B(x), bytes_text(x) de hz/text.hpp, como
+// "6 bytes"; os outros números, só os algarismos; literais vizinhos formam
+// um texto só):
+//   file.error não vazio: unknown, "append_file: " seguido de file.error
+//   content sem o tamanho e o CRC-32C da chave: unknown,
+//     "append_file: os argumentos não batem com a chave da intenção"
+//   agora == a: run, "append_file: P tem o tamanho de antes (B(a)); o texto não entrou"
+//   agora == d, file.offset == a e file.bytes == content: done, com o
+//     resultado que a ferramenta teria dado (appended_text, de hz/tools.hpp) e
+//     "append_file: P tem o tamanho de antes mais o texto (a + B(n)) e termina "
+//     "com ele; o texto já entrou"
+//   qualquer outra coisa: unknown, "append_file: P tem B(agora); esperava a "
+//     "(antes) ou d (depois), terminando com o texto"
 // listing: decide-append
 // append_file, pela chave: tamanho igual ao de antes, não entrou (rodar);
 // tamanho de antes + o texto, com os bytes do fim iguais ao texto, entrou
@@ -136,6 +167,18 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
                      const FileSnapshot& file);
 // end-listing: decide-append
 
+// decide_replay (abaixo), caso a caso, com o reason exato de cada decisão (N é
+// intent.call.name; os testes conferem o tipo da decisão e o texto):
+//   yes: run, "N é idempotente: roda de novo"
+//   no: unknown, "N não é idempotente e não dá para conferir: o modelo vai saber"
+//   check, e N não é edit_file nem append_file:
+//     unknown, "N: não sei conferir o efeito desta ferramenta"
+//   check, edit_file ou append_file, conferindo nesta ordem (os argumentos
+//   antes da chave; com os dois defeitos, vale o primeiro):
+//     argumentos que string_args não lê (edit_file: path; append_file: path e
+//     content; todos texto): unknown, "N: argumentos ilegíveis na intenção"
+//     sem a chave (edit_key, append_key): unknown, "N: a intenção não tem a chave"
+//     com a chave: o que decide_edit ou decide_append decidir, com o reason dele
 // listing: decide-replay
 // A decisão pela idempotência da ferramenta, a do código (Tool::idempotency),
 // e não a gravada na intenção: um journal pode mentir. yes, rodar; no,
@@ -212,13 +255,13 @@ std::string_view to_string(Entry::Phase phase);
 // workspace, uma check fica desconhecida.
 Entry entry_point(const ResumeState& state, const ToolBox& tools, const Workspace* workspace,
                   const std::optional<RepetitionConfig>& repetition, TurnState& turn);
+// end-listing: entry
 
 // O evento journal_resume do trace: {records, turn, next, pending:
 // [{call_id, name, intent}], decisions: [{call_id, name, decision, reason}]},
 // com uma decisão por chamada sem resultado (sem intenção: run, "a intenção
 // não foi gravada: a chamada não começou").
 nlohmann::json resume_event(const ResumeState& state, const Entry& entry);
-// end-listing: entry
 
 // listing: settings-differences
 // As diferenças entre as configurações gravadas no start e as de agora, uma

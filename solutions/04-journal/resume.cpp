@@ -132,6 +132,7 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
   }
   ResumeState state;
   bool last_reply_final = false;  // a última resposta do turno aberto não pediu ferramentas
+  // listing: rebuild-body
   // EXERCICIO 04-journal/rebuild: o turno de volta ao ponto em que o journal parou
   for (const Record& record : records) {
     const json& rec = record.rec;
@@ -209,6 +210,7 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
     state.last_seq = record.seq;
   }
   // FIM-EXERCICIO
+  // end-listing: rebuild-body
   state.spent = add_saturating(state.spent, state.turn_cost);
   if (!state.turn_open) {
     state.next = NextStep::wait_user;

@@ -1,8 +1,11 @@
-// run_turn e resume_turn com o journal (LoopConfig::journal): o que cada
-// passo grava, e a retomada de cada prefixo do journal de um turno (o que um
-// kill -9 entre dois registros deixa) chegando ao mesmo fim do turno sem queda.
+// Exercício loop: run_turn e resume_turn com o journal (LoopConfig::journal):
+// o que cada passo grava, o registro que o journal recusa, e a retomada de cada
+// prefixo do journal de um turno (o que um kill -9 entre dois registros deixa)
+// chegando ao mesmo fim do turno sem queda. No fim, fora do exercício,
+// entry_point (resume.cpp), que diz onde a retomada entra.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -10,9 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "../01-loop/helpers.hpp"
+#include "../02-brakes/helpers.hpp"
 #include "agent_loop.hpp"
 #include "context.hpp"
+#include "helpers.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/testing/printing.hpp"
 #include "hz/testing/process.hpp"
@@ -154,7 +158,80 @@ std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+constexpr std::string_view kRefusal = "journal j.jsonl: o disco recusou o registro (teste)";
+
+// Na frente do journal de verdade: recusa o registro número `refuse` que o
+// loop manda (contando a partir de 1) e conta todos os que ele tentou.
+class RefusingSink final : public hz::RecordSink {
+ public:
+  RefusingSink(hz::Journal& journal, int refuse) : journal_(journal), refuse_(refuse) {}
+
+  hz::Result<std::int64_t> append(json rec) override {
+    if (++attempts == refuse_) return hz::Error{std::string(kRefusal)};
+    return journal_.append(std::move(rec));
+  }
+
+  int attempts = 0;
+
+ private:
+  hz::Journal& journal_;
+  int refuse_;
+};
+
+// Um turno cujo registro número `refuse` o journal recusa.
+struct Refused {
+  hz::TurnResult result;
+  std::vector<Message> history;
+  int attempts = 0;          // registros que o loop tentou gravar
+  std::size_t records = 0;   // registros no arquivo (start e user incluídos)
+  std::vector<json> events;  // o trace
+};
+
+Refused refused_at(std::string_view scenario, int refuse) {
+  hz::testing::TempDir dir;
+  Rig rig(scenario);
+  auto journal = hz::Journal::create(dir / "j.jsonl");
+  REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
+  REQUIRE(journal->append(hz::start_record(loop_settings())).ok());
+  REQUIRE(journal->append(hz::user_record("corrija o teste")).ok());
+  RefusingSink sink(*journal, refuse);
+  rig.config.journal = &sink;
+  Refused out;
+  out.history = hz::start_conversation("regras");
+  hz::add_user_message(out.history, "corrija o teste");
+  out.result = hz::run_turn(out.history, rig.config, rig.client, rig.box, rig.recorded.trace());
+  out.attempts = sink.attempts;
+  out.records = lines_of(read_file(dir / "j.jsonl")).size();
+  out.events = rig.recorded.events();
+  return out;
+}
+
+int count_events(const std::vector<json>& events, std::string_view name) {
+  int count = 0;
+  for (const json& event : events) count += event.value("event", "") == name;
+  return count;
+}
+
+// Toda tool call de uma resposta tem a sua mensagem tool logo depois, na
+// ordem: o próximo pedido da conversa seria aceito.
+std::string unanswered_calls(const std::vector<Message>& history) {
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const std::vector<hz::ToolCall>& calls = history[i].tool_calls;
+    for (std::size_t j = 0; j < calls.size(); ++j) {
+      const std::size_t at = i + 1 + j;
+      if (at >= history.size() || history[at].role != hz::Role::tool ||
+          history[at].tool_call_id != calls[j].id) {
+        return "a chamada " + calls[j].id + " (mensagem " + std::to_string(i) +
+               ") não tem a sua mensagem tool";
+      }
+    }
+  }
+  return "todas respondidas";
+}
+
 }  // namespace
+
+TEST_SUITE_BEGIN("04-journal/loop");
 
 TEST_CASE(
     "com journal, cada passo vira registros sincronizados, na ordem, e contam o mesmo histórico") {
@@ -187,9 +264,9 @@ TEST_CASE("a nota do detector vira um registro note, e o histórico reconstruíd
   CHECK(done.result.model_calls == 4);
   auto read = hz::read_journal(dir / "j.jsonl");
   REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
-  int notes = 0;
-  for (const hz::Record& record : read->records) notes += record.type == hz::RecordType::note;
-  CHECK(notes == 1);
+  const std::vector<json> notes = notes_of(read->records);
+  REQUIRE(notes.size() == 1);
+  CHECK_FALSE(notes[0].contains("budget"));  // o aviso de repetição não é o de orçamento
   CHECK(read->records.back().rec["outcome"] == "repetition");
   auto state = hz::rebuild_state(read->records);
   REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
@@ -227,7 +304,7 @@ TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no tur
   REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   const std::vector<json> notes = notes_of(read->records);
   REQUIRE(notes.size() == 1);
-  CHECK(notes[0]["budget"] == true);
+  CHECK(notes[0].value("budget", false));
   CHECK(notes[0]["seq"] == 2 + 5 * 3 + 1);  // depois do reply, intent e result de 5 passos
   CHECK(contains(notes[0]["text"].get<std::string>(), "restam US$ 0.00013 "));
 }
@@ -305,6 +382,86 @@ TEST_CASE(
                 {"decision", "run"},
                 {"reason", "a intenção não foi gravada: a chamada não começou"}}}}});
 }
+
+TEST_CASE("um registro que o journal recusa para o turno em journal, e nada mais é gravado") {
+  // kTwoSteps grava reply, intent, result, intent, result, reply e turn_end.
+  struct Case {
+    int refuse;
+    int tools_run;
+    std::size_t messages;  // no histórico, com o prompt de sistema e o pedido
+    int cancelled;         // mensagens tool "cancelado: o journal parou de gravar..."
+  };
+  const std::vector<Case> cases{{1, 0, 2, 0}, {2, 0, 5, 2}, {3, 1, 5, 2}, {4, 1, 5, 1},
+                                {5, 2, 5, 1}, {6, 2, 5, 0}, {7, 2, 6, 0}};
+  for (const Case& c : cases) {
+    CAPTURE(c.refuse);
+    const Refused run = refused_at(kTwoSteps, c.refuse);
+    CHECK(run.result.outcome == Outcome::journal);
+    CHECK(run.result.error == kRefusal);
+    CHECK(run.result.final_text.empty());
+    CHECK(run.attempts == c.refuse);  // nenhum registro depois do recusado
+    CHECK(run.records == static_cast<std::size_t>(2 + c.refuse - 1));
+    CHECK(count_events(run.events, "tool_start") == c.tools_run);
+    CHECK(run.history.size() == c.messages);
+    CHECK(unanswered_calls(run.history) == "todas respondidas");
+    int cancelled = 0;
+    for (const Message& message : run.history) {
+      cancelled +=
+          message.content == "cancelado: o journal parou de gravar antes de esta ferramenta rodar";
+    }
+    CHECK(cancelled == c.cancelled);
+    REQUIRE(!run.events.empty());
+    CHECK(run.events.back()["outcome"] == "journal");
+  }
+}
+
+TEST_CASE("a nota que o journal recusa não entra no histórico") {
+  // kWednesday: três passos de reply, intent e result, e a nota do detector.
+  const Refused run = refused_at(kWednesday, 10);
+  CHECK(run.result.outcome == Outcome::journal);
+  CHECK(run.attempts == 10);
+  REQUIRE(run.history.size() == 2 + 3 * 2);
+  CHECK(run.history.back().content == kFailure);
+  CHECK(count_events(run.events, "note") == 0);
+}
+
+TEST_CASE("o reply leva o custo do passo inteiro, com a tentativa cobrada que falhou") {
+  Rig rig(R"({"name": "quebrado", "steps": [
+    {"fault": "malformed"},
+    {"tool_calls": [{"name": "run_tests"}], "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
+    {"content": "terminei", "usage": {"prompt_tokens": 200, "completion_tokens": 5}}]})");
+  hz::test02::FakeClock clock;
+  rig.config.clock = &clock;
+  rig.config.random = [] { return 0.0; };
+  rig.config.retry.max_retries = 1;
+  hz::testing::TempDir dir;
+  hz::TurnResult result;
+  {
+    auto journal = hz::Journal::create(dir / "j.jsonl");
+    REQUIRE_MESSAGE(journal.ok(), hz::testing::refusal(journal));
+    rig.config.journal = &*journal;
+    std::vector<Message> history = hz::start_conversation("regras");
+    hz::add_user_message(history, "corrija o teste");
+    result = hz::run_turn(history, rig.config, rig.client, rig.box, rig.recorded.trace());
+  }  // o journal solta a trava: read_journal trava também
+  REQUIRE(result.outcome == Outcome::success);
+  CHECK(result.retries == 1);
+  auto read = hz::read_journal(dir / "j.jsonl");
+  REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
+  std::vector<hz::Micros> replies;
+  for (const hz::Record& record : read->records) {
+    if (record.type == hz::RecordType::reply) replies.push_back(record.rec["cost_micros"]);
+  }
+  REQUIRE(replies.size() == 2);
+  CHECK(replies[0] > 110);  // a resposta (110 µUS$) mais a estimativa da falha cobrada
+  CHECK(replies[1] == 205);
+  CHECK(replies[0] + replies[1] == result.cost_micros);
+  CHECK(read->records.back().rec["cost_micros"] == result.cost_micros);
+}
+
+TEST_SUITE_END();
+
+// Fora do exercício: entry_point (resume.cpp), onde a retomada entra.
 
 namespace {
 

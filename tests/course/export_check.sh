@@ -172,6 +172,14 @@ check_export() {
   [[ ! -e "$out/.ci" ]] || fail "a exportação tem .ci/"
   [[ ! -e "$out/course/export" ]] || fail "a exportação tem course/export/"
   [[ -f "$out/GRADING.md" ]] || fail "a exportação não tem GRADING.md"
+  # O guia do professor vai na cópia, sem os erros típicos de cada exercício: eles dizem o conserto.
+  local mistakes="## Os erros que os alunos cometem na etapa"
+  grep -qF -- "$mistakes" "$root/livro/para-professores.md" ||
+    fail "livro/para-professores.md do curso não tem mais \"$mistakes\": atualize esta conferência"
+  [[ -f "$out/livro/para-professores.md" ]] || fail "a exportação não tem livro/para-professores.md"
+  if grep -qF -- "$mistakes" "$out/livro/para-professores.md"; then
+    fail "o guia do professor exportado mostra os erros dos alunos, com o conserto de cada exercício"
+  fi
   local wf="$out/.github/workflows/autograding.yml"
   expect_contains "$wf" "HZ_TEMPLATE_REPO: DONO/NOME-DO-MODELO"
   expect_contains "$wf" "HZ_TEMPLATE_REF: main"
@@ -282,7 +290,7 @@ check_export() {
     fail "grade deveria recusar etapa desconhecida"
   fi
   expect_contains "$tmp/stage.out" "etapa desconhecida: 99-nada"
-  echo "ok: export sem solutions/ e .ci/, livro e diffs com stubs, workflow; list, hint e carry sem solutions/; fill; grade recusa o que não é código do aluno"
+  echo "ok: export sem solutions/ e .ci/, livro e diffs com stubs, guia do professor sem os erros dos alunos, workflow; list, hint e carry sem solutions/; fill; grade recusa o que não é código do aluno"
 }
 
 case "$mode" in
