@@ -99,6 +99,19 @@ StageProgress stage_progress(std::string_view stage, const Catalog& catalog,
     }
     ++progress.total;
     if (t.status == TestStatus::passed) ++progress.passed;
+    const bool of_exercise =
+        it != labels.labels.end() &&
+        std::any_of(it->second.begin(), it->second.end(), [&catalog, stage](const auto& label) {
+          const ExerciseInfo* info = catalog.find(label);
+          return info != nullptr && info->stage == stage;
+        });
+    if (of_exercise) continue;
+    ++progress.other_total;
+    if (t.status == TestStatus::passed) {
+      ++progress.other_passed;
+    } else {
+      progress.other_failures.push_back(&t);
+    }
   }
   return progress;
 }
@@ -130,11 +143,42 @@ std::string next_step_line(const StageProgress& p) {
          "; teste com ./hz test " + next->info->id + " (dica: ./hz hint " + next->info->id + ")";
 }
 
+namespace {
+
+// "── nome" e a saída de cada falha, até max; depois, quantas ficaram de fora.
+void render_failures(std::ostringstream& out, const std::vector<const TestResult*>& failures,
+                     std::size_t max, const std::string& rerun) {
+  std::size_t shown = 0;
+  for (const TestResult* t : failures) {
+    if (shown++ == max) {
+      out << "(e mais " << failures.size() - max << ": ./hz test " << rerun << " mostra todas)\n";
+      break;
+    }
+    out << "── " << t->name << "\n" << t->output;
+    if (!t->output.empty() && t->output.back() != '\n') out << "\n";
+  }
+}
+
+constexpr std::string_view kOthers = "sem exercício";
+
+// Quantos caracteres o texto UTF-8 mostra: os bytes que não continuam um caractere.
+std::size_t shown_width(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+}  // namespace
+
 std::string render_stage_report(const StageProgress& p, std::size_t max_failures) {
   std::ostringstream out;
   out << progress_line(p) << "\n";
-  std::size_t width = 0;
-  for (const ExerciseProgress& e : p.exercises) width = std::max(width, e.info->id.size());
+  std::size_t width = p.other_total > 0 ? shown_width(kOthers) : 0;
+  for (const ExerciseProgress& e : p.exercises) width = std::max(width, shown_width(e.info->id));
+  // O alinhamento conta caracteres, não bytes ("exercício" tem um de dois bytes).
+  const auto pad = [width](std::string_view text) {
+    return std::string(text) + std::string(width - shown_width(text), ' ');
+  };
   const ExerciseProgress* first_failing = nullptr;
   for (const ExerciseProgress& e : p.exercises) {
     const char* mark = "✗";
@@ -155,21 +199,26 @@ std::string render_stage_report(const StageProgress& p, std::size_t max_failures
         note = "  nenhum teste rodou";
         break;
     }
-    out << "  " << mark << " " << e.info->id << std::string(width - e.info->id.size(), ' ') << "  "
-        << e.passed << "/" << e.total << note << "\n";
+    out << "  " << mark << " " << pad(e.info->id) << "  " << e.passed << "/" << e.total << note
+        << "\n";
+  }
+  if (p.other_total > 0) {
+    const bool ok = p.other_failures.empty();
+    out << "  " << (ok ? "✓" : "✗") << " " << pad(kOthers) << "  " << p.other_passed << "/"
+        << p.other_total;
+    if (!ok) {
+      out << "  "
+          << plural(static_cast<int>(p.other_failures.size()), "teste falha", "testes falham");
+    }
+    out << "\n";
   }
   if (first_failing != nullptr) {
     out << "\nFalhas de " << first_failing->info->id << ":\n";
-    std::size_t shown = 0;
-    for (const TestResult* t : first_failing->failures) {
-      if (shown++ == max_failures) {
-        out << "(e mais " << first_failing->failures.size() - max_failures << ": ./hz test "
-            << first_failing->info->id << " mostra todas)\n";
-        break;
-      }
-      out << "── " << t->name << "\n" << t->output;
-      if (!t->output.empty() && t->output.back() != '\n') out << "\n";
-    }
+    render_failures(out, first_failing->failures, max_failures, first_failing->info->id);
+  } else if (p.next() == nullptr && !p.other_failures.empty()) {
+    // Com um exercício por fazer, estes falham também pelo stub dele: só depois.
+    out << "\nFalhas dos testes " << kOthers << ":\n";
+    render_failures(out, p.other_failures, max_failures, p.stage);
   }
   out << next_step_line(p) << "\n";
   return out.str();

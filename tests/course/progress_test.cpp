@@ -128,10 +128,11 @@ struct Progress {
 
 const std::string kReport =
     "01-a: 1 de 4 exercícios feitos · 4/8 testes passando\n"
-    "  ✓ 01-a/a    2/2\n"
-    "  · 01-a/b    0/1  ainda é o stub\n"
-    "  ✗ 01-a/ccc  1/3  2 testes falham\n"
-    "  ✗ 01-a/d    0/0  nenhum teste rodou\n"
+    "  ✓ 01-a/a         2/2\n"
+    "  · 01-a/b         0/1  ainda é o stub\n"
+    "  ✗ 01-a/ccc       1/3  2 testes falham\n"
+    "  ✗ 01-a/d         0/0  nenhum teste rodou\n"
+    "  ✗ sem exercício  1/2  1 teste falha\n"
     "\n"
     "Falhas de 01-a/ccc:\n"
     "── c1\n" +
@@ -203,6 +204,11 @@ TEST_CASE("stage_progress: feito, ainda o stub, falhando e sem testes") {
   CHECK(p.exercises[3].state == ExerciseState::no_tests);
   CHECK(p.done() == 1);
   CHECK(p.next() == &p.exercises[1]);
+  // "geral" e "sem rótulo" não são de nenhum exercício; "outra etapa" nem desta etapa é.
+  CHECK(p.other_passed == 1);
+  CHECK(p.other_total == 2);
+  REQUIRE(p.other_failures.size() == 1);
+  CHECK(p.other_failures[0]->name == "sem rótulo");
 }
 
 TEST_CASE("stage_progress: um stub que aparece junto com uma falha de verdade é falha") {
@@ -221,10 +227,11 @@ TEST_CASE("render_stage_report: uma linha por exercício, as falhas do primeiro 
   CHECK(render_stage_report(p) == kReport);
   CHECK(render_stage_report(p, 1) ==
         "01-a: 1 de 4 exercícios feitos · 4/8 testes passando\n"
-        "  ✓ 01-a/a    2/2\n"
-        "  · 01-a/b    0/1  ainda é o stub\n"
-        "  ✗ 01-a/ccc  1/3  2 testes falham\n"
-        "  ✗ 01-a/d    0/0  nenhum teste rodou\n"
+        "  ✓ 01-a/a         2/2\n"
+        "  · 01-a/b         0/1  ainda é o stub\n"
+        "  ✗ 01-a/ccc       1/3  2 testes falham\n"
+        "  ✗ 01-a/d         0/0  nenhum teste rodou\n"
+        "  ✗ sem exercício  1/2  1 teste falha\n"
         "\n"
         "Falhas de 01-a/ccc:\n"
         "── c1\n" +
@@ -250,6 +257,26 @@ TEST_CASE("progress_line e next_step_line nos outros estados da etapa") {
   CHECK(next_step_line(others_fail.p) ==
         "Próximo: os exercícios passam, mas há testes da etapa falhando (veja acima: ./hz test "
         "01-a)");
+  // Com os exercícios feitos, as falhas dos testes sem exercício aparecem por inteiro.
+  CHECK(render_stage_report(others_fail.p) ==
+        "01-a: 1 de 1 exercício feito · 1/2 testes passando\n"
+        "  ✓ 01-a/a         1/1\n"
+        "  ✗ sem exercício  0/1  1 teste falha\n"
+        "\n"
+        "Falhas dos testes sem exercício:\n"
+        "── geral\n" +
+            kFailC1 +
+            "Próximo: os exercícios passam, mas há testes da etapa falhando (veja acima: ./hz "
+            "test 01-a)\n");
+  // Com um exercício ainda no stub, eles falham também por ele: só a contagem.
+  const Progress stub_and_others(
+      one, {{"a1", "fail", kStub, {"01-a", "01-a/a"}}, {"geral", "fail", kFailC1, {"01-a"}}});
+  CHECK(render_stage_report(stub_and_others.p) ==
+        "01-a: 0 de 1 exercício feito · 0/2 testes passando\n"
+        "  · 01-a/a         0/1  ainda é o stub\n"
+        "  ✗ sem exercício  0/1  1 teste falha\n"
+        "Próximo: 01-a/a — leia livro/01-a.md, \"A\"; teste com ./hz test 01-a/a (dica: ./hz "
+        "hint 01-a/a)\n");
 
   const Progress no_tests(one, {{"geral", "run", "", {"01-a"}}});
   CHECK(next_step_line(no_tests.p) ==

@@ -44,6 +44,11 @@ struct StageProgress {
   std::vector<ExerciseProgress> exercises;  // na ordem do hints.md
   int passed = 0;                           // todos os testes da etapa
   int total = 0;
+  // Os testes da etapa sem o rótulo de nenhum exercício dela (os de ponta a
+  // ponta, contra o executável): quantos passam e os que falham.
+  int other_passed = 0;
+  int other_total = 0;
+  std::vector<const TestResult*> other_failures;
   int done() const;
   // O primeiro exercício que não está feito (nullptr: todos feitos).
   const ExerciseProgress* next() const;
@@ -52,9 +57,11 @@ struct StageProgress {
 StageProgress stage_progress(std::string_view stage, const Catalog& catalog,
                              const JunitReport& report, const TestLabels& labels);
 
-// "✗ 01-loop/dispatch  2/14 testes" e companhia: o resumo de uma etapa, as
-// falhas de verdade do primeiro exercício com falhas (o relatório do doctest,
-// com os dois lados de cada comparação) e o próximo passo.
+// "✗ 01-loop/dispatch  2/14 testes" e companhia: o resumo de uma etapa (os
+// testes sem exercício numa linha própria), as falhas de verdade do primeiro
+// exercício com falhas (o relatório do doctest, com os dois lados de cada
+// comparação) ou, com todos os exercícios feitos, as dos testes sem exercício,
+// e o próximo passo.
 std::string render_stage_report(const StageProgress& progress, std::size_t max_failures = 3);
 
 // "01-loop: 3 de 7 exercícios feitos · 21/49 testes passando"
