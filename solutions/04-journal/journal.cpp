@@ -43,6 +43,8 @@ std::string where(int line, std::int64_t seq) {
   return "linha " + std::to_string(line) + " (seq esperado " + std::to_string(seq) + ")";
 }
 
+// O aviso do fim cortado. why diz o que faltou na linha: "sem a quebra de linha
+// do fim" quando ela não tem o \n; com o \n, a mensagem do decode_line.
 std::string torn_warning(int line, std::int64_t seq, const std::string& why, std::size_t cut,
                          std::int64_t last_good) {
   return "o último registro, na " + where(line, seq) + ", estava incompleto (" + why +
