@@ -28,14 +28,6 @@ std::size_t utf8_prefix_bytes(std::string_view text, std::size_t chars) {
   return text.size();
 }
 
-std::size_t utf8_length(std::string_view text) {
-  std::size_t count = 0;
-  for (char byte : text) {
-    if (!is_continuation(byte)) ++count;
-  }
-  return count;
-}
-
 // O corte de truncate_middle sobre um texto do qual já saíram dropped bytes
 // logo depois dos max_bytes / 2 + 1 primeiros (o que MiddleTruncator guarda).
 // Com dropped > 0, kept ainda tem esses primeiros bytes e pelo menos os
@@ -86,6 +78,14 @@ std::string escape_controls(std::string_view text, bool keep_layout) {
 }
 
 }  // namespace
+
+std::size_t utf8_length(std::string_view text) {
+  std::size_t count = 0;
+  for (char byte : text) {
+    if (!is_continuation(byte)) ++count;
+  }
+  return count;
+}
 
 std::string_view trim(std::string_view text) {
   const auto first = text.find_first_not_of(kSpaces);

@@ -7,6 +7,7 @@
 
 #include "hz/course/lines.hpp"
 #include "hz/course/regions.hpp"
+#include "hz/text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -18,15 +19,6 @@ constexpr std::string_view kInclude = "#include \"hz/not_implemented.hpp\"";
 constexpr std::string_view kOwnOpen =
     "// SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)";
 constexpr std::string_view kOwnClose = "// FIM-SEU-CODIGO";
-
-// Colunas que o clang-format conta: um caractere UTF-8 é uma coluna.
-std::size_t columns(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80) ++n;
-  }
-  return n;
-}
 
 // Só o bit de execução viaja pelo git; comparar o resto (grupo, umask) daria
 // falsos alarmes entre clones.
@@ -61,7 +53,7 @@ std::string todo_lines(const Region& r, std::string_view nl) {
     i = j + 1;
     if (word.empty()) continue;
     const std::string candidate = line + (line_has_word ? " " : "") + word;
-    if (line_has_word && columns(candidate) > kColumns) {
+    if (line_has_word && hz::utf8_length(candidate) > kColumns) {
       out += line + std::string(nl);
       line = next + word;
     } else {
@@ -80,9 +72,9 @@ std::string throw_line(const Region& r, const ExerciseInfo* info, std::string_vi
   if (info == nullptr) return head + id + ");" + std::string(nl);
   const std::string where = cpp_string(info->where());
   const std::string one = head + id + ", " + where + ");";
-  if (columns(one) <= kColumns) return one + std::string(nl);
-  return head + id + "," + std::string(nl) + std::string(columns(head), ' ') + where + ");" +
-         std::string(nl);
+  if (hz::utf8_length(one) <= kColumns) return one + std::string(nl);
+  return head + id + "," + std::string(nl) + std::string(hz::utf8_length(head), ' ') + where +
+         ");" + std::string(nl);
 }
 
 // O stub inteiro de uma região: TODO, throw e FIM.
@@ -238,7 +230,7 @@ StubbedFile stub_out(std::string_view text, std::string_view shown_path, const S
     for (std::size_t i = 0; i < result.exercise_ids.size(); ++i) {
       const std::string& id = result.exercise_ids[i];
       for (const std::string& line : split_keep_eol(result.stubs.at(id))) {
-        if (columns(body(line)) > kColumns) {
+        if (hz::utf8_length(body(line)) > kColumns) {
           result.error = std::string(shown_path) + ":" + std::to_string(result.exercise_lines[i]) +
                          ": o stub de " + id + " passa de " + std::to_string(kColumns) +
                          " colunas: encurte a instrução do marcador ou o título da seção";
@@ -476,7 +468,7 @@ std::string student_work(const std::string& current, const PlannedFile& planned,
   }
   if (line == 0) return "";
   std::string text(trim(body(scan.lines[line - 1])));
-  if (columns(text) > 50) text = text.substr(0, 47) + "...";
+  if (hz::utf8_length(text) > 50) text = text.substr(0, 47) + "...";
   return "a linha " + std::to_string(line) +
          ", fora das regiões e da área // SEU-CODIGO, não veio de solutions/ (\"" + text + "\")";
 }

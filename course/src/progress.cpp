@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/text.hpp"
 #include "hz/trace_words.hpp"
 
 namespace hz::course {
@@ -161,23 +162,16 @@ void render_failures(std::ostringstream& out, const std::vector<const TestResult
 
 constexpr std::string_view kOthers = "sem exercício";
 
-// Quantos caracteres o texto UTF-8 mostra: os bytes que não continuam um caractere.
-std::size_t shown_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 }  // namespace
 
 std::string render_stage_report(const StageProgress& p, std::size_t max_failures) {
   std::ostringstream out;
   out << progress_line(p) << "\n";
-  std::size_t width = p.other_total > 0 ? shown_width(kOthers) : 0;
-  for (const ExerciseProgress& e : p.exercises) width = std::max(width, shown_width(e.info->id));
+  std::size_t width = p.other_total > 0 ? utf8_length(kOthers) : 0;
+  for (const ExerciseProgress& e : p.exercises) width = std::max(width, utf8_length(e.info->id));
   // O alinhamento conta caracteres, não bytes ("exercício" tem um de dois bytes).
   const auto pad = [width](std::string_view text) {
-    return std::string(text) + std::string(width - shown_width(text), ' ');
+    return std::string(text) + std::string(width - utf8_length(text), ' ');
   };
   const ExerciseProgress* first_failing = nullptr;
   for (const ExerciseProgress& e : p.exercises) {

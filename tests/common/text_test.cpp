@@ -65,6 +65,13 @@ TEST_CASE("MiddleTruncator em pedaços dá o mesmo que truncate_middle no texto 
                                            " bytes omitidos ...]2997é\n2998€\n2999€\nFIMSAIDA\n");
 }
 
+TEST_CASE("utf8_length conta caracteres, não bytes") {
+  CHECK(hz::utf8_length("") == 0);
+  CHECK(hz::utf8_length("abc") == 3);
+  CHECK(hz::utf8_length("sem exercício") == 13);  // o í tem dois bytes
+  CHECK(hz::utf8_length("✓ ok") == 4);            // o ✓ tem três
+}
+
 TEST_CASE("brief com uma linha devolve a primeira linha e marca o resto") {
   CHECK(hz::brief("código de saída: 0\nok\n", 1, 80) == "código de saída: 0 …");
   CHECK(hz::brief("só uma linha\n", 1, 80) == "só uma linha");

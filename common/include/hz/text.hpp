@@ -11,6 +11,10 @@ namespace hz {
 // text sem espaços, tabulações, \r e \n nas pontas.
 std::string_view trim(std::string_view text);
 
+// Quantos caracteres UTF-8 o texto tem (os bytes que não continuam um
+// caractere): as colunas que ele ocupa num terminal ou para o clang-format.
+std::size_t utf8_length(std::string_view text);
+
 // "1 byte", "2 bytes": um tamanho para uma mensagem.
 std::string bytes_text(std::uint64_t n);
 
