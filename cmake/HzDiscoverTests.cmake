@@ -78,10 +78,18 @@ if(TEST_EXCLUDE_FILE AND EXISTS "${TEST_EXCLUDE_FILE}")
   endforeach()
 endif()
 
-# O núcleo contra o qual os testes rodam, para o relatório dizer numa falha.
-set(environment "")
+# O núcleo contra o qual os testes rodam, para o relatório dizer numa falha, e
+# onde fica a saída inteira de uma falha que a tela mostra cortada.
+set(environment_list "")
+if(TEST_OUTPUT_DIR)
+  list(APPEND environment_list "HZ_TEST_OUTPUT_DIR=${TEST_OUTPUT_DIR}")
+endif()
 if(TEST_CORE)
-  set(environment " ENVIRONMENT [==[HZ_TEST_CORE=${TEST_CORE}]==]")
+  list(APPEND environment_list "HZ_TEST_CORE=${TEST_CORE}")
+endif()
+set(environment "")
+if(environment_list)
+  set(environment " ENVIRONMENT [==[${environment_list}]==]")
 endif()
 
 hz_encode(xml "${xml}")

@@ -9,6 +9,9 @@
 # -L é uma expressão regular: ancore com ^ e $.
 # CORE ("exercises/02-brakes") diz contra que núcleo os testes rodam: vai para
 # o ambiente de cada teste (HZ_TEST_CORE), e uma falha o mostra no fim.
+# HZ_TEST_OUTPUT_DIR (build*/test-output/), também no ambiente de cada teste,
+# é onde a saída inteira de um teste que falhou fica quando a da tela foi
+# cortada (common/testing/src/doctest_main.cpp).
 set(HZ_DISCOVER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/HzDiscoverTests.cmake")
 
 function(hz_discover_tests target)
@@ -27,6 +30,7 @@ function(hz_discover_tests target)
             -D "TEST_EXCLUDE_FILE=${arg_EXCLUDE_FILE}"
             -D "TEST_STAGE=${arg_STAGE}"
             -D "TEST_CORE=${arg_CORE}"
+            -D "TEST_OUTPUT_DIR=${CMAKE_BINARY_DIR}/test-output"
             -D "CTEST_FILE=${tests_file}"
             -P "${HZ_DISCOVER_SCRIPT}"
     VERBATIM)

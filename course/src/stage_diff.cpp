@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <utility>
 
 #include "hz/course/lines.hpp"
 #include "hz/course/listings.hpp"
@@ -11,13 +13,20 @@ namespace fs = std::filesystem;
 namespace hz::course {
 namespace {
 
+// As dicas (./hz hint) moram em exercises/NN/hints.md, ao lado do código; o
+// diff do livro é do código e não as mostra, nem na cópia dos alunos, que o
+// faz a partir de exercises/.
+constexpr std::string_view kHints = "hints.md";
+
 std::set<std::string> files_under(const fs::path& dir) {
   std::set<std::string> out;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return out;
   for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
        ++it) {
-    if (it->is_regular_file()) out.insert(it->path().lexically_relative(dir).generic_string());
+    if (!it->is_regular_file()) continue;
+    std::string rel = it->path().lexically_relative(dir).generic_string();
+    if (rel != kHints) out.insert(std::move(rel));
   }
   return out;
 }

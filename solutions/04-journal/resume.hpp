@@ -86,21 +86,29 @@ std::string_view to_string(NextStep step);
 // aberto (somas com saturação). Um journal que o loop nunca gravaria é um
 // erro, com este texto exato (S é at_seq do registro, em resume.cpp, como
 // "seq 3 (user)"; I, o call_id em JSON, com as aspas; literais vizinhos
-// formam um texto só):
-//   nenhum registro:         "o journal não tem registros: não há nada para retomar"
-//   o primeiro não é start:  "o primeiro registro, S, não é o start"
-//   um segundo start:        "S: um segundo start"
-//   user com turno aberto:   "S: o turno anterior não terminou"
-//   reply fora de turno:     "S: resposta fora de um turno"
-//   reply com pendentes:     "S: chamadas da resposta anterior sem resultado"
+// formam um texto só). O turno aberto vai de um user ao turn_end seguinte;
+// uma chamada pendente é uma das pedidas pelo último reply que ainda não tem
+// o seu result. Cada linha diz quando o erro vale:
+//   nenhum registro:          "o journal não tem registros: não há nada para retomar"
+//   o primeiro não é start:   "o primeiro registro, S, não é o start"
+//   start que não é o primeiro: "S: um segundo start"
+//   user com turno aberto:    "S: o turno anterior não terminou"
+//   reply sem turno aberto (antes do primeiro user ou depois de um turn_end):
+//     "S: resposta fora de um turno"
+//   reply com alguma chamada pendente:
+//     "S: chamadas da resposta anterior sem resultado"
 //   intent de uma chamada que não está pendente, ou que já tem a sua:
 //     "S: intenção de uma chamada que a última resposta não pediu ou que já "
 //     "tinha intenção (call_id I)"
 //   result de uma chamada que não está pendente:
 //     "S: resultado de uma chamada sem resultado pendente (call_id I)"
-//   note sem mensagem antes: "S: nota sem mensagem antes"
-//   turn_end fora de turno:  "S: fim de um turno que não começou"
-//   turn_end com pendentes:  "S: fim de turno com chamadas sem resultado"
+//   note quando o histórico reconstruído ainda está vazio (antes do primeiro
+//   user, se as settings do start não têm um system_prompt de texto); com
+//   alguma mensagem no histórico, dentro ou fora de um turno, a nota vale:
+//     "S: nota sem mensagem antes"
+//   turn_end sem turno aberto: "S: fim de um turno que não começou"
+//   turn_end com alguma chamada pendente:
+//     "S: fim de turno com chamadas sem resultado"
 Result<ResumeState> rebuild_state(const std::vector<Record>& records);
 
 // listing: replay

@@ -186,6 +186,15 @@ TEST_CASE("sequências sem sentido são recusadas citando o seq") {
   CHECK(refused({start, hz::reply_record(kDone, {}, 0)}) ==
         "seq 2 (reply): resposta fora de um turno");
   CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
+                 hz::reply_record(kDone, {}, 0)}) ==
+        "seq 4 (reply): chamadas da resposta anterior sem resultado");
+  // Uma nota precisa de uma mensagem onde ficar: sem system_prompt, antes do
+  // primeiro user não há nenhuma; com ele, a nota vai no prompt de sistema.
+  CHECK(refused({hz::start_record({{"model", "m"}}), hz::note_record("cedo")}) ==
+        "seq 2 (note): nota sem mensagem antes");
+  CHECK(refused({start, hz::note_record("cedo")}) ==
+        "aceitou: 1 mensagem no histórico, próximo passo wait_user");
+  CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
                  hz::result_record("c9", ToolOutput::success("x"))}) ==
         "seq 4 (result): resultado de uma chamada sem resultado pendente (call_id \"c9\")");
   CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),

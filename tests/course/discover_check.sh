@@ -35,6 +35,7 @@ fake_exe() {
     echo 'XML'
     echo 'exit 0; fi'
     echo 'printf "%s\n" "$1" >>"$(dirname "$0")/args.txt"'
+    echo 'printf "%s|%s\n" "$HZ_TEST_CORE" "$HZ_TEST_OUTPUT_DIR" >>"$(dirname "$0")/env.txt"'
   } >"$exe"
   chmod +x "$exe"
 }
@@ -44,7 +45,8 @@ fake_exe() {
 discover() {
   local dir="$1"
   cmake -D "TEST_EXECUTABLE=$dir/fake" -D "TEST_WORKING_DIR=$dir" -D "TEST_LABELS=01-x" \
-    -D "TEST_CORE=exercises/01-x" -D "CTEST_FILE=$dir/fake_tests.cmake" \
+    -D "TEST_CORE=exercises/01-x" -D "TEST_OUTPUT_DIR=$dir/test-output" \
+    -D "CTEST_FILE=$dir/fake_tests.cmake" \
     -P "$root/cmake/HzDiscoverTests.cmake" >"$dir/discover.out" 2>&1 ||
     fail "a descoberta falhou: $(cat "$dir/discover.out")"
   echo "include(\"$dir/fake_tests.cmake\")" >"$dir/CTestTestfile.cmake"
@@ -86,6 +88,11 @@ done
 # O núcleo contra o qual os testes rodam vai para o ambiente de cada um.
 grep -qF 'HZ_TEST_CORE=exercises/01-x' "$tmp/ok/fake_tests.cmake" ||
   fail "os testes não levam HZ_TEST_CORE"
+# E, como outra variável, onde fica a saída inteira de uma falha cortada.
+[[ "$(sort -u "$tmp/ok/env.txt")" == "exercises/01-x|$tmp/ok/test-output" ]] || {
+  cat "$tmp/ok/env.txt" >&2
+  fail "cada teste deveria receber HZ_TEST_CORE=exercises/01-x e HZ_TEST_OUTPUT_DIR=$tmp/ok/test-output"
+}
 echo "ok: todo nome vira um teste do ctest e chega inteiro ao executável"
 
 # Um nome repetido: um teste só para os dois, e o de nomes únicos falha dizendo qual.

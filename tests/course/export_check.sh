@@ -200,6 +200,22 @@ check_export() {
   if grep -rqs "^diff -ru solutions/" "$out/livro/diffs"; then fail "um diff do livro exportado mostra solutions/"; fi
   "$course" stages --root "$out" --check --tree exercises >"$tmp/stages.out" 2>&1 ||
     fail "os diffs do livro exportado não são os de exercises/: $(cat "$tmp/stages.out")"
+  # As dicas (exercises/NN/hints.md, uma a uma pelo ./hz hint) não vão inteiras para o livro.
+  compgen -G "$out/exercises/*/hints.md" >/dev/null ||
+    fail "exercises/ exportada não tem hints.md: atualize esta conferência"
+  if grep -rnE '^diff -ru [^ ]*/hints\.md ' "$out/livro/diffs" >"$tmp/hints-in-diffs"; then
+    fail "um diff do livro exportado mostra as dicas: $(cat "$tmp/hints-in-diffs")"
+  fi
+  # Na cópia dos alunos não há solutions/: o livro, os guias das etapas e o README de common/
+  # não mandam o aluno para lá (o que só vale no curso completo fica entre as marcas
+  # <!-- curso-completo -->). A exceção é o guia do professor, que fala do curso completo de onde
+  # ele exporta. O README da raiz e o exercises/README.md citam solutions/ dizendo que ela é só
+  # do curso completo, e ficam fora desta conferência.
+  if grep -rnE 'solutions/|\./hz solutions' --include='*.md' "$out/livro" "$out/etapas" "$out/common/README.md" |
+    grep -v "^$out/livro/para-professores\.md:" >"$tmp/solutions-refs"; then
+    fail "a cópia dos alunos cita solutions/, que ela não tem (use <!-- curso-completo -->):
+$(cat "$tmp/solutions-refs")"
+  fi
 
   check_exported_documents "$course" "$out"
 
@@ -290,7 +306,7 @@ check_export() {
     fail "grade deveria recusar etapa desconhecida"
   fi
   expect_contains "$tmp/stage.out" "etapa desconhecida: 99-nada"
-  echo "ok: export sem solutions/ e .ci/, livro e diffs com stubs, guia do professor sem os erros dos alunos, workflow; list, hint e carry sem solutions/; fill; grade recusa o que não é código do aluno"
+  echo "ok: export sem solutions/ e .ci/, livro e diffs com stubs (sem as dicas), livro e guias sem citar solutions/, guia do professor sem os erros dos alunos, workflow; list, hint e carry sem solutions/; fill; grade recusa o que não é código do aluno"
 }
 
 case "$mode" in

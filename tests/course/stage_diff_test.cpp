@@ -139,6 +139,27 @@ TEST_CASE("check_stage_chain com a árvore exercises: o diff vem de exercises/")
             "seguintes com ./hz propagate 01-a)"});
 }
 
+TEST_CASE("o diff de exercises/ deixa as dicas (hints.md) de fora; um hints.md mais fundo entra") {
+  Tree t;
+  write_stages(t);
+  t.write("exercises/01-a/a.txt", "stub\n");
+  t.write("exercises/02-b/a.txt", "stub\n");
+  t.write("exercises/01-a/hints.md", "1. dica velha\n");
+  t.write("exercises/02-b/hints.md", "1. dica velha\n2. a resposta quase inteira\n");
+  t.write("exercises/02-b/docs/hints.md", "não é a escada de dicas\n");
+  std::vector<std::string> changed;
+  CHECK(stage_diff(t.root(), "exercises", "01-a", "02-b", &changed) ==
+        "diff -ru exercises/01-a/docs/hints.md exercises/02-b/docs/hints.md\n"
+        "--- /dev/null\n"
+        "+++ exercises/02-b/docs/hints.md\n"
+        "@@ -0,0 +1,1 @@\n"
+        "+não é a escada de dicas\n");
+  CHECK(changed == std::vector<std::string>{"docs/hints.md"});
+  // Só com as dicas diferentes, o diff fica vazio.
+  t.remove("exercises/02-b/docs/hints.md");
+  CHECK(stage_diff(t.root(), "exercises", "01-a", "02-b") == "");
+}
+
 TEST_CASE("check_stage_chain pula etapas sem pasta") {
   Tree t;
   write_stages(t);

@@ -24,7 +24,10 @@ namespace hz::course {
 //   +++ solutions/02-brakes/x.cpp
 //   @@ ... @@
 // (arquivo novo: --- /dev/null; apagado: +++ /dev/null). `tree` é
-// "solutions" ou "exercises". `changed` recebe os caminhos relativos que diferem.
+// "solutions" ou "exercises". O hints.md da pasta da etapa (as dicas do
+// ./hz hint, só em exercises/) fica fora: o diff é do código, e as dicas de
+// uma etapa apareceriam inteiras no livro. `changed` recebe os caminhos
+// relativos que diferem.
 std::string stage_diff(const std::filesystem::path& root, const std::string& tree,
                        const std::string& previous, const std::string& stage,
                        std::vector<std::string>* changed = nullptr);
