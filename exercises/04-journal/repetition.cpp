@@ -17,16 +17,16 @@
 namespace hz {
 namespace {
 
-// Entre o nome e os argumentos: um byte que nenhum texto UTF-8 válido tem.
-constexpr std::string_view kKeySeparator = "\xff";
-
 // Os argumentos como JSON, ou nada se o texto não é JSON válido ou é fundo
 // demais para canonical_json (que é recursivo). O parser do nlohmann não é
-// recursivo e informa a profundidade de cada elemento ao callback.
+// recursivo e informa a profundidade de cada elemento ao callback: quantos
+// níveis já estão abertos (o 101º objeto ou array abre com 100).
 std::optional<nlohmann::json> parse_arguments(const std::string& text) {
+  using Event = nlohmann::json::parse_event_t;
   bool too_deep = false;
-  const auto watch_depth = [&too_deep](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxCanonicalDepth) too_deep = true;
+  const auto watch_depth = [&too_deep](int depth, Event event, nlohmann::json&) {
+    const bool opens = event == Event::object_start || event == Event::array_start;
+    if (opens && depth >= kMaxCanonicalDepth) too_deep = true;
     return true;
   };
   nlohmann::json parsed = nlohmann::json::parse(text, watch_depth, /*allow_exceptions=*/false);

@@ -6,9 +6,9 @@
 // mesmo resultado, de novo e de novo, sozinha ou num ciclo.
 //
 // O vocabulário, na ordem em que o detector decide:
-//   - a chave de uma chamada (call_key): o nome da ferramenta mais o JSON
-//     canônico dos argumentos (canonical_json.hpp), passados pelo FNV-1a de
-//     64 bits;
+//   - a chave de uma chamada (call_key): um número de 64 bits que é o mesmo
+//     para chamadas iguais (o mesmo nome, os mesmos argumentos na forma
+//     canônica de canonical_json.hpp) e diferente para as outras;
 //   - uma observação (Observation): a chave, o hash do texto que o modelo
 //     recebeu de volta e se a ferramenta deu certo;
 //   - a janela: as últimas W observações do turno, a atual incluída
@@ -59,12 +59,15 @@ std::uint64_t fnv1a_64(std::string_view bytes, std::uint64_t hash = kFnvOffsetBa
 // end-listing: fnv1a
 
 // listing: call-key
-// A chave de uma chamada: FNV-1a do nome, de um byte 0xFF e do JSON canônico
-// dos argumentos. O 0xFF não aparece em UTF-8 válido, então o nome termina
-// ali sem ambiguidade. Argumentos vazios (ou só espaços) valem {}, como no
-// despacho. Argumentos que não são JSON válido, ou com mais de
-// kMaxCanonicalDepth níveis, entram como texto cru: a chave continua estável
-// (o mesmo texto errado dá a mesma chave). O id da chamada não entra.
+// A chave de uma chamada, um fnv1a_64 (o mesmo em qualquer plataforma e
+// execução): a mesma para o mesmo nome com argumentos iguais; outra, salvo
+// colisão do hash, para qualquer outra chamada. Argumentos iguais são:
+//   - JSON com o mesmo canonical_json (ordem das chaves, espaços, 1 ou 1.0);
+//   - vazios ou só espaços, que valem {}, como no despacho;
+//   - texto que não é JSON, ou com mais de kMaxCanonicalDepth níveis: só o
+//     mesmo texto, byte a byte.
+// Nome e argumentos não se misturam: ("f{", "}") não é ("f", "{}"). O id
+// não entra. Não lança, e nenhum texto estoura a pilha.
 std::uint64_t call_key(const ToolCall& call);
 // end-listing: call-key
 
@@ -178,16 +181,17 @@ class RepetitionDetector {
   // (um erro de inicialização: as flags já deveriam ter sido conferidas).
   explicit RepetitionDetector(RepetitionConfig config = {});
 
-  // O veredito de `now`. Ao voltar, `now` já faz parte do histórico.
-  //   - isenta: kind exempt, count 0, e ela não entra no histórico;
-  //   - senão, com a janela sendo as W observações mais recentes, `now`
-  //     incluída: kind é o que compare_with_last diz dela diante das
-  //     anteriores; count, quantas da janela têm a mesma chave e o mesmo
-  //     resultado; stuck, se é repeat com count >= threshold ou, se não,
-  //     se fecha um ciclo (cycle_period) que termina nela;
-  //   - travada: o primeiro aviso do turno é warn; depois dele, stop, mas
-  //     só num step posterior ao do aviso (o modelo precisa ter lido o
-  //     aviso antes de ser parado; no mesmo step, none).
+  // O veredito de `now`, que passa a ser a última de history(). Isenta:
+  // kind exempt, count 0, e history() não muda. Senão, sendo a janela as W
+  // observações mais recentes do turno, `now` incluída:
+  //   - kind: a regra de compare_with_last para `now` na janela, ou cycle;
+  //   - count: quantas da janela têm a chave e o resultado de `now`;
+  //   - stuck: repeat com count >= threshold; senão, um ciclo
+  //     (cycle_period) que termina em `now`: kind cycle, period e cycle (os
+  //     nomes do período, do mais antigo a `now`);
+  //   - action: none se não travou. Travada: o primeiro aviso do turno é
+  //     warn; depois, stop, mas só num step posterior ao do aviso (o modelo
+  //     precisa ter lido o aviso; no mesmo step, none).
   Verdict observe(const Observation& now);
 
   // Um turno novo (mensagem do usuário): esquece a janela e os avisos.
