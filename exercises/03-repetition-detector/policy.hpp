@@ -82,9 +82,7 @@ struct Decision {
   // a nota vai (o aviso de repetição vai no resultado da chamada repetida);
   // vazio: no último resultado do passo, como na etapa 02.
   std::string note_call_id{};
-  // Etapa 03, qualquer Kind: o que o detector viu no passo, na ordem, para o
-  // loop gravar no trace (tool_repetition, repetition_warning,
-  // repetition_stop); a política não escreve em lugar nenhum.
+  // Etapa 03: o que o detector viu no passo, para o loop gravar no trace.
   std::vector<nlohmann::json> events{};
 
   static Decision proceed() { return {}; }
