@@ -151,18 +151,14 @@ TurnState start_turn(const LoopConfig& config) {
 // recebe assim), com um after_step que grava no trace o que o detector viu
 // (Decision::events) logo que a política responde, antes de o laço agir. Ele
 // esconde o de Brakes (não é virtual): só quem tem um TracedBrakes o chama.
-class TracedBrakes : public Brakes {
- public:
-  TracedBrakes(Brakes brakes, Trace& trace) : Brakes(std::move(brakes)), trace_(trace) {}
+struct TracedBrakes : Brakes {
+  Trace& trace;
 
   Decision after_step(const TurnState& state) const {
     Decision decision = Brakes::after_step(state);
-    for (const nlohmann::json& event : decision.events) trace_.emit(event);
+    for (const nlohmann::json& event : decision.events) trace.emit(event);
     return decision;
   }
-
- private:
-  Trace& trace_;
 };
 
 // Cada turno ganha um detector novo.
