@@ -165,10 +165,11 @@ TurnState start_turn(const LoopConfig& config) {
   return state;
 }
 
-// Os freios como o laço os pergunta: os mesmos Brakes (call_with_retry os
-// recebe assim), com um after_step que grava no trace o que o detector viu
-// (Decision::events) logo que a política responde, antes de o laço agir. Ele
-// esconde o de Brakes (não é virtual): só quem tem um TracedBrakes o chama.
+// A política responde; o loop registra. Os freios como o laço os pergunta:
+// os mesmos Brakes (call_with_retry os recebe assim), com um after_step que
+// grava no trace o que o detector viu (Decision::events) antes de o laço
+// agir. Ele esconde o de Brakes (não é virtual): o laço da etapa 02, que
+// chama brakes.after_step, passa a gravar sem mudar uma linha.
 struct TracedBrakes : Brakes {
   Trace& trace;
 
