@@ -165,10 +165,26 @@ TurnState start_turn(const LoopConfig& config) {
   return state;
 }
 
-// O detector conta no trace o que viu; cada turno ganha um detector novo.
-Brakes brakes_for(const LoopConfig& config, Trace& trace) {
-  return Brakes(config.budget, config.turn_deadline, config.cancel, clock_of(config),
-                config.repetition, &trace);
+// A política responde; o loop registra. Os freios como o laço os pergunta:
+// os mesmos Brakes (call_with_retry os recebe assim), com um after_step que
+// grava no trace o que o detector viu (Decision::events) antes de o laço
+// agir. Ele esconde o de Brakes (não é virtual): o laço da etapa 02, que
+// chama brakes.after_step, passa a gravar sem mudar uma linha.
+struct TracedBrakes : Brakes {
+  Trace& trace;
+
+  Decision after_step(const TurnState& state) const {
+    Decision decision = Brakes::after_step(state);
+    for (const nlohmann::json& event : decision.events) trace.emit(event);
+    return decision;
+  }
+};
+
+// Cada turno ganha um detector novo.
+TracedBrakes brakes_for(const LoopConfig& config, Trace& trace) {
+  return {Brakes(config.budget, config.turn_deadline, config.cancel, clock_of(config),
+                 config.repetition),
+          trace};
 }
 
 TurnResult finish(Outcome outcome, std::string final_text, TurnState& state,
@@ -300,7 +316,7 @@ bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay*
 // mais é gravado.
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                      const ToolBox& tools, Trace& trace, TurnState state, const Entry& entry) {
-  const Brakes brakes = brakes_for(config, trace);
+  const TracedBrakes brakes = brakes_for(config, trace);
   // Todo caminho termina aqui: o turn_end e o TurnResult saem do mesmo estado.
   auto end = [&](Outcome outcome, std::string text = {}) {
     return finish(outcome, std::move(text), state, config, trace);

@@ -16,14 +16,13 @@ Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
 
 Brakes::Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
                const std::atomic<bool>* cancel, const Clock& clock,
-               std::optional<RepetitionConfig> repetition, Trace* trace)
+               std::optional<RepetitionConfig> repetition)
     : Brakes(budget, turn_deadline, cancel, clock) {
   if (repetition) {
     // Inválido lança aqui, como sempre: o detector confere o config ao nascer.
     RepetitionDetector check(*repetition);
     repetition_ = std::move(repetition);
   }
-  trace_ = trace;
 }
 
 void append_note(std::vector<Message>& history, std::string_view note, std::string_view call_id) {
@@ -54,11 +53,10 @@ Decision Brakes::after_step(const TurnState& state) const {
   if (decision.kind == Decision::Kind::stop) return decision;
   if (std::optional<std::string> note = budget_note(memory)) {
     memory.budget_noted = true;
-    if (decision.kind == Decision::Kind::proceed) {
-      decision = Decision::proceed_with_note(std::move(*note));
-    } else {
-      decision.note += "\n\n" + *note;
-    }
+    // Depois do aviso, se houver; os eventos do detector ficam na decisão.
+    if (decision.kind == Decision::Kind::proceed_with_note) decision.note += "\n\n";
+    decision.kind = Decision::Kind::proceed_with_note;
+    decision.note += *note;
   }
   decision.memory = std::move(memory);
   return decision;
@@ -81,40 +79,47 @@ std::optional<std::string> Brakes::budget_note(const PolicyMemory& memory) const
 // Cada tool call do passo, na ordem, vira uma observação. O passo guarda o
 // texto que voltou, não se a ferramenta deu certo: ok vai sempre true, e o
 // aviso fala em "resultado" (um erro também é um resultado). O aviso vai no
-// resultado da chamada que travou, junto da evidência.
+// resultado da chamada que travou, junto da evidência. O que o detector viu
+// vai na decisão, também na parada: o loop grava os eventos antes de agir.
 Decision Brakes::watch_repetition(const TurnState& state, RepetitionDetector& detector) const {
   Decision decision = Decision::proceed();
+  std::vector<nlohmann::json> events;
   const std::size_t answered = std::min(state.last_calls.size(), state.last_results.size());
   for (std::size_t i = 0; i < answered; ++i) {
     const Observation seen = observation_of(state.last_calls[i], state.last_results[i].content,
                                             /*ok=*/true, state.model_calls);
     const Verdict verdict = detector.observe(seen);
-    report(verdict, seen, detector.config().threshold);
-    if (verdict.action == Action::stop) return Decision::stop(Outcome::repetition);
+    report(verdict, seen, detector.config().threshold, events);
+    if (verdict.action == Action::stop) {
+      decision = Decision::stop(Outcome::repetition);
+      break;
+    }
     if (verdict.action == Action::warn) {
       decision = Decision::proceed_with_note(nudge_text(verdict), seen.call_id);
     }
   }
+  decision.events = std::move(events);
   return decision;
 }
 // end-listing: watch-repetition
 
 // listing: repetition-events
-// O que o detector viu, no trace: tool_repetition para a chamada que não é
-// nova (progress, repeat ou cycle; a nova e a isenta não aparecem), e
-// repetition_warning ou repetition_stop quando ela trava. Assim o "lento" e o
-// "travado" ficam visíveis antes de o turno parar.
-void Brakes::report(const Verdict& verdict, const Observation& seen, int threshold) const {
-  if (trace_ == nullptr) return;
+// O que o detector viu, para o trace, acrescentado a events:
+// tool_repetition para a chamada que não é nova (progress, repeat ou cycle; a
+// nova e a isenta não aparecem), e repetition_warning ou repetition_stop
+// quando ela trava. Assim o "lento" e o "travado" ficam visíveis antes de o
+// turno parar.
+void Brakes::report(const Verdict& verdict, const Observation& seen, int threshold,
+                    std::vector<nlohmann::json>& events) {
   const std::string_view kind = to_string(verdict.kind);
   if (verdict.kind != Repetition::fresh && verdict.kind != Repetition::exempt) {
-    trace_->emit({{"event", "tool_repetition"},
-                  {"turn", seen.step},
-                  {"call_id", seen.call_id},
-                  {"name", seen.name},
-                  {"repetition", kind},
-                  {"repeat_count", verdict.count},
-                  {"threshold", threshold}});
+    events.push_back({{"event", "tool_repetition"},
+                      {"turn", seen.step},
+                      {"call_id", seen.call_id},
+                      {"name", seen.name},
+                      {"repetition", kind},
+                      {"repeat_count", verdict.count},
+                      {"threshold", threshold}});
   }
   if (verdict.action == Action::none) return;
   nlohmann::json event = {
@@ -125,7 +130,7 @@ void Brakes::report(const Verdict& verdict, const Observation& seen, int thresho
       {"count", verdict.count},
       {"kind", verdict.kind == Repetition::cycle ? "cycle" : "same"}};
   if (verdict.kind == Repetition::cycle) event["cycle"] = verdict.cycle;
-  trace_->emit(event);
+  events.push_back(std::move(event));
 }
 // end-listing: repetition-events
 

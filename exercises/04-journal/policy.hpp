@@ -9,8 +9,9 @@
 // detector de repetição da etapa 03 é mais uma pergunta em after_step, sem
 // tocar no passo. Ele lê as tool calls do passo e os textos que voltaram
 // (last_calls, last_results), que o passo já expunha na etapa 02; a janela
-// dele é mais um campo da memória, e o aviso dele ao modelo é uma nota, como
-// a do orçamento.
+// dele é mais um campo da memória, o aviso dele ao modelo é uma nota, como a
+// do orçamento, e o que ele viu vai na decisão (Decision::events) para o loop
+// gravar no trace.
 //
 // Quem decide cada desfecho (outcome.hpp):
 //   - os freios: cancelled (Ctrl-C), budget, timeout e, da etapa 03 em
@@ -29,9 +30,10 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "budget.hpp"
 #include "clock.hpp"
-#include "hz/trace.hpp"
 #include "hz/wire.hpp"
 #include "money.hpp"
 #include "outcome.hpp"
@@ -80,12 +82,14 @@ struct Decision {
   // a nota vai (o aviso de repetição vai no resultado da chamada repetida);
   // vazio: no último resultado do passo, como na etapa 02.
   std::string note_call_id{};
+  // Etapa 03: o que o detector viu no passo, para o loop gravar no trace.
+  std::vector<nlohmann::json> events{};
 
   static Decision proceed() { return {}; }
   static Decision proceed_with_note(std::string text, std::string call_id = {}) {
-    return {Kind::proceed_with_note, std::move(text), Outcome::success, {}, std::move(call_id)};
+    return {Kind::proceed_with_note, std::move(text), Outcome::success, {}, std::move(call_id), {}};
   }
-  static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome, {}, {}}; }
+  static Decision stop(Outcome outcome) { return {Kind::stop, {}, outcome, {}, {}, {}}; }
 };
 
 // Acrescenta a nota de uma decisão ao histórico, depois de uma linha em
@@ -109,13 +113,13 @@ class Brakes {
 
   // Etapa 03: os mesmos freios mais o detector de repetição. repetition vazio:
   // sem detector (como na etapa 02); senão, já conferido por
-  // check_repetition_config (inválido lança std::invalid_argument). trace:
-  // onde o detector conta o que viu (nulo: em lugar nenhum); vive mais que os
-  // Brakes. O detector zera a cada turno porque a memória zera (TurnState
-  // novo): outra mensagem do usuário começa com a janela vazia.
+  // check_repetition_config (inválido lança std::invalid_argument). O que o
+  // detector vê volta na decisão (Decision::events), e quem grava é o loop.
+  // O detector zera a cada turno porque a memória zera (TurnState novo):
+  // outra mensagem do usuário começa com a janela vazia.
   Brakes(const Budget* budget, std::chrono::milliseconds turn_deadline,
          const std::atomic<bool>* cancel, const Clock& clock,
-         std::optional<RepetitionConfig> repetition, Trace* trace);
+         std::optional<RepetitionConfig> repetition);
 
   // Perguntada pelo passo antes de cada tentativa e antes de cada ferramenta:
   // algum freio que não pode esperar o fim do passo? Na ordem da precedência
@@ -133,7 +137,8 @@ class Brakes {
   // nota de orçamento ("restam US$ X do orçamento..."). As duas notas no mesmo
   // passo vão juntas, o aviso primeiro, no resultado da chamada repetida.
   // Nenhuma: siga. A memória da decisão é a de state.memory com o que este
-  // passo mudou (o detector depois de observar, a nota dada).
+  // passo mudou (o detector depois de observar, a nota dada), e os eventos,
+  // o que o detector viu até responder (também numa parada por repetition).
   Decision after_step(const TurnState& state) const;
 
   // Quanto falta para o prazo do turno (nunca negativo); vazio sem prazo.
@@ -141,7 +146,8 @@ class Brakes {
 
  private:
   Decision watch_repetition(const TurnState& state, RepetitionDetector& detector) const;
-  void report(const Verdict& verdict, const Observation& seen, int threshold) const;
+  static void report(const Verdict& verdict, const Observation& seen, int threshold,
+                     std::vector<nlohmann::json>& events);
   std::optional<std::string> budget_note(const PolicyMemory& memory) const;
 
   const Budget* budget_;
@@ -149,7 +155,6 @@ class Brakes {
   const std::atomic<bool>* cancel_;
   const Clock& clock_;
   std::optional<RepetitionConfig> repetition_;
-  Trace* trace_ = nullptr;
 };
 // end-listing: brakes
 

@@ -81,11 +81,12 @@ class ProviderFailure : public std::runtime_error {
 // tool call, na ordem dos pedidos. Emite no trace model_request,
 // model_response, model_error, retry, tool_start, tool_end, tool_skipped,
 // note, os eventos do detector (tool_repetition, repetition_warning,
-// repetition_stop; veja Brakes em policy.hpp) e, no fim, turn_end.
+// repetition_stop; veja Decision::events em policy.hpp) e, no fim, turn_end.
 //
 // Antes de cada tentativa e de cada ferramenta pergunta aos freios
-// (Brakes::abort_check); depois de cada passo, Brakes::after_step, e a
-// memória da decisão vira a do turno (TurnState::memory). A memória (e com
+// (Brakes::abort_check); depois de cada passo, Brakes::after_step: os eventos
+// da decisão vão para o trace antes de qualquer outra coisa, e a memória da
+// decisão vira a do turno (TurnState::memory). A memória (e com
 // ela a janela do detector de repetição, com config.repetition) vale por um
 // turno: uma mensagem nova do usuário é um run_turn novo, com a janela vazia. Se o turno
 // para no meio de um passo, toda tool call que já está no histórico recebe a

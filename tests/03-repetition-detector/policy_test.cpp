@@ -1,7 +1,8 @@
 // O detector entrando pela política: Brakes::after_step observa as tool calls
 // do passo (TurnState::last_calls e last_results, que a etapa 02 já expunha),
-// avisa com uma nota, para com repetition e conta tudo no trace. A ordem entre
-// os freios segue a precedência de outcome.hpp.
+// avisa com uma nota, para com repetition e conta o que viu na decisão
+// (Decision::events), que o loop grava no trace. A ordem entre os freios
+// segue a precedência de outcome.hpp.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -55,7 +56,7 @@ std::string nudge(const std::string& name, int count) {
 struct Rig {
   explicit Rig(std::optional<RepetitionConfig> repetition = RepetitionConfig{},
                const hz::Budget* budget = nullptr, milliseconds deadline = milliseconds(0))
-      : brakes(budget, deadline, &cancel, clock, std::move(repetition), &recorded.trace()) {
+      : brakes(budget, deadline, &cancel, clock, std::move(repetition)) {
     state.started = clock.now();
   }
 
@@ -69,7 +70,9 @@ struct Rig {
       state.last_results.push_back(Message::tool(call.id, result));
     }
     Decision decision = brakes.after_step(state);
-    // O que o loop faz: guarda a memória da decisão para o passo seguinte.
+    // O que o loop faz: grava no trace os eventos da decisão e guarda a
+    // memória dela para o passo seguinte.
+    for (const json& event : decision.events) recorded.trace().emit(event);
     if (decision.kind != Decision::Kind::stop) state.memory = decision.memory;
     return decision;
   }
@@ -118,7 +121,7 @@ TEST_CASE("os freios não guardam nada: a memória do passo, noutros Brakes, con
   // Outros Brakes (como os de um processo retomado), com a memória do aviso:
   // o próximo travamento para.
   FakeClock clock;
-  const hz::Brakes fresh(nullptr, milliseconds(0), nullptr, clock, RepetitionConfig{}, nullptr);
+  const hz::Brakes fresh(nullptr, milliseconds(0), nullptr, clock, RepetitionConfig{});
   TurnState resumed = rig.state;
   resumed.memory = first.memory;
   ++resumed.model_calls;
@@ -162,6 +165,37 @@ TEST_CASE("a política avisa na terceira chamada igual e para na quarta com repe
        {"kind", "same"}},
   };
   CHECK(event_difference(rig.recorded.events(), expected) == "iguais");
+}
+
+TEST_CASE("a política não grava nada: o que o detector viu vem na decisão, também na parada") {
+  Rig rig;
+  CHECK(rig.step("run_shell", kTest, kStuckFailure).events.empty());  // nova: nada a contar
+  CHECK(event_names(rig.step("run_shell", kTest, kStuckFailure).events) ==
+        std::vector<std::string>{"tool_repetition"});
+  const Decision warned = rig.step("run_shell", kTest, kStuckFailure);
+  CHECK(event_difference(warned.events, {{{"event", "tool_repetition"},
+                                          {"turn", 3},
+                                          {"call_id", "c3"},
+                                          {"repetition", "repeat"},
+                                          {"repeat_count", 3},
+                                          {"threshold", 3}},
+                                         {{"event", "repetition_warning"},
+                                          {"turn", 3},
+                                          {"call_id", "c3"},
+                                          {"name", "run_shell"},
+                                          {"count", 3},
+                                          {"kind", "same"}}}) == "iguais");
+  // A parada devolve o que o detector viu antes de parar.
+  const Decision stopped = rig.step("run_shell", kTest, kStuckFailure);
+  CHECK(shown_decision(stopped) == "para: repetition");
+  CHECK(event_difference(stopped.events, {{{"event", "tool_repetition"}, {"turn", 4}},
+                                          {{"event", "repetition_stop"},
+                                           {"turn", 4},
+                                           {"call_id", "c4"},
+                                           {"count", 4},
+                                           {"kind", "same"}}}) == "iguais");
+  // Os mesmos fatos perguntados de novo: os mesmos eventos, nada guardado.
+  CHECK(rig.brakes.after_step(rig.state).events == stopped.events);
 }
 
 TEST_CASE("a política conta no trace o progresso, e a chamada nova não aparece") {

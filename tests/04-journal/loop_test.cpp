@@ -113,6 +113,7 @@ struct Rig {
 struct Done {
   hz::TurnResult result;
   std::vector<Message> history;
+  std::vector<json> events;  // o trace
 };
 
 // ceiling: o teto do orçamento da conversa (0: sem teto).
@@ -131,7 +132,21 @@ Done uninterrupted(std::string_view scenario, const std::filesystem::path& path,
   hz::TurnResult result =
       hz::run_turn(history, rig.config, rig.client, rig.box, rig.recorded.trace());
   CHECK(journal->syncs() == static_cast<std::uint64_t>(journal->last_seq()));
-  return {result, history};
+  return {result, history, rig.recorded.events()};
+}
+
+// Os eventos do detector de um trace, sem as horas, e só os das voltas a
+// partir de `from`.
+std::vector<json> repetition_events(const std::vector<json>& events, int from = 1) {
+  std::vector<json> seen;
+  for (const json& event : events) {
+    const std::string name = event.value("event", "");
+    if ((name == "tool_repetition" || name == "repetition_warning" || name == "repetition_stop") &&
+        event.value("turn", 0) >= from) {
+      seen.push_back(without_times(event));
+    }
+  }
+  return seen;
 }
 
 // Os registros note de um journal lido, na ordem.
@@ -345,6 +360,35 @@ TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem que
       CHECK(budget.spent() == done.result.cost_micros);
       CHECK(read_file(path) == read_file(dir / "inteiro.jsonl"));  // o mesmo journal, byte a byte
     }
+  }
+}
+
+TEST_CASE("retomado de cada prefixo, o trace conta uma vez o que o detector viu nos passos novos") {
+  hz::testing::TempDir dir;
+  const Done done = uninterrupted(kParallel, dir / "inteiro.jsonl");
+  // run_tests repetida nas voltas 2, 3 (com o aviso) e 4 (com a parada).
+  REQUIRE(repetition_events(done.events).size() == 5);
+  const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));
+  for (std::size_t keep = 2; keep < lines.size(); ++keep) {
+    CAPTURE(keep);
+    std::string bytes;
+    for (std::size_t i = 0; i < keep; ++i) bytes += lines[i];
+    const std::string name = "prefixo-" + std::to_string(keep) + ".jsonl";
+    dir.write(name, bytes);
+    auto resumed = hz::Journal::resume(dir / name);
+    REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
+    auto state = hz::rebuild_state(resumed->records);
+    REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
+    Rig rig(kParallel);
+    rig.config.journal = &resumed->journal;
+    std::vector<Message> history;
+    hz::resume_turn(history, *state, rig.config, rig.client, rig.box, rig.recorded.trace());
+    // Os passos que a política já respondeu voltam à janela sem evento; os
+    // que o processo novo pergunta (a partir do passo em que ele entra),
+    // com os mesmos eventos do turno sem queda.
+    const bool decided = state->next == hz::NextStep::call_model && state->last_step_decided;
+    const int from = state->model_calls + (decided ? 1 : 0);
+    CHECK(repetition_events(rig.recorded.events()) == repetition_events(done.events, from));
   }
 }
 
