@@ -45,8 +45,10 @@ Verdict verdict(Repetition kind, int count, bool stuck, Action action, std::stri
   return expected;
 }
 
-Verdict cycle_verdict(int count, Action action, std::vector<std::string> names) {
-  Verdict expected = verdict(Repetition::cycle, count, true, action, names.back());
+// O veredito de um ciclo: a sequência `names` (o período é o tamanho dela)
+// apareceu duas vezes seguidas na janela.
+Verdict cycle_seen_twice(Action action, std::vector<std::string> names) {
+  Verdict expected = verdict(Repetition::cycle, 2, true, action, names.back());
   expected.period = static_cast<int>(names.size());
   expected.cycle = std::move(names);
   return expected;
@@ -250,7 +252,7 @@ TEST_CASE("A-B-A-B é um ciclo: aviso na quarta chamada, parada na quinta") {
         verdict(Repetition::fresh, 1, false, Action::none, "run_shell", false));
   CHECK(detector.observe(read_a(3)) ==
         verdict(Repetition::repeat, 2, false, Action::none, "read_file"));
-  Verdict fourth = cycle_verdict(2, Action::warn, {"read_file", "run_shell"});
+  Verdict fourth = cycle_seen_twice(Action::warn, {"read_file", "run_shell"});
   fourth.ok = false;
   CHECK(detector.observe(test_fails(4)) == fourth);
   // Na quinta, read_file já está 3 vezes na janela: a contagem pega antes do ciclo.
@@ -275,9 +277,9 @@ TEST_CASE("A-B-C-A-B-C é um ciclo: aviso na sexta chamada, parada na sétima") 
   CHECK(detector.observe(a(4)) == verdict(Repetition::repeat, 2, false, Action::none, "run_shell"));
   CHECK(detector.observe(b(5)) == verdict(Repetition::repeat, 2, false, Action::none, "read_file"));
   CHECK(detector.observe(c(6)) ==
-        cycle_verdict(2, Action::warn, {"run_shell", "read_file", "write_file"}));
+        cycle_seen_twice(Action::warn, {"run_shell", "read_file", "write_file"}));
   CHECK(detector.observe(a(7)) ==
-        cycle_verdict(2, Action::stop, {"read_file", "write_file", "run_shell"}));
+        cycle_seen_twice(Action::stop, {"read_file", "write_file", "run_shell"}));
 }
 
 TEST_CASE("a mesma chamada com o resultado mudando é progresso, não travamento") {
@@ -541,7 +543,7 @@ TEST_CASE("nudge_text de uma repetição que falha fala do mesmo erro") {
 }
 
 TEST_CASE("nudge_text de um ciclo mostra a sequência") {
-  const Verdict cycle = cycle_verdict(2, Action::warn, {"run_shell", "read_file", "edit_file"});
+  const Verdict cycle = cycle_seen_twice(Action::warn, {"run_shell", "read_file", "edit_file"});
   CHECK(hz::testing::quoted(hz::nudge_text(cycle)) ==
         hz::testing::quoted(std::string("[aviso do harness] Suas últimas 6 chamadas repetiram "
                                         "duas vezes a mesma sequência (run_shell → read_file → "
