@@ -526,30 +526,30 @@ TEST_SUITE_BEGIN("03-repetition-detector/nudge");
 
 TEST_CASE("nudge_text de uma repetição diz a ferramenta, quantas vezes e o que fazer") {
   const Verdict repeated = verdict(Repetition::repeat, 3, true, Action::warn, "read_file");
-  CHECK(hz::testing::quoted(hz::nudge_text(repeated)) ==
-        hz::testing::quoted(std::string("[aviso do harness] Você chamou read_file 3 vezes com os "
-                                        "mesmos argumentos e recebeu sempre o mesmo resultado: "
-                                        "repetir a chamada não traz nada novo.") +
-                            kAdvice));
+  CHECK(hz::nudge_text(repeated) ==
+        std::string("[aviso do harness] Você chamou read_file 3 vezes com os "
+                    "mesmos argumentos e recebeu sempre o mesmo resultado: "
+                    "repetir a chamada não traz nada novo.") +
+            kAdvice);
 }
 
 TEST_CASE("nudge_text de uma repetição que falha fala do mesmo erro") {
   const Verdict failing = verdict(Repetition::repeat, 4, true, Action::warn, "run_shell", false);
-  CHECK(hz::testing::quoted(hz::nudge_text(failing)) ==
-        hz::testing::quoted(std::string("[aviso do harness] Você chamou run_shell 4 vezes com os "
-                                        "mesmos argumentos e recebeu sempre o mesmo erro: "
-                                        "repetir a chamada não traz nada novo.") +
-                            kAdvice));
+  CHECK(hz::nudge_text(failing) ==
+        std::string("[aviso do harness] Você chamou run_shell 4 vezes com os "
+                    "mesmos argumentos e recebeu sempre o mesmo erro: "
+                    "repetir a chamada não traz nada novo.") +
+            kAdvice);
 }
 
 TEST_CASE("nudge_text de um ciclo mostra a sequência") {
   const Verdict cycle = cycle_seen_twice(Action::warn, {"run_shell", "read_file", "edit_file"});
-  CHECK(hz::testing::quoted(hz::nudge_text(cycle)) ==
-        hz::testing::quoted(std::string("[aviso do harness] Suas últimas 6 chamadas repetiram "
-                                        "duas vezes a mesma sequência (run_shell → read_file → "
-                                        "edit_file), com os mesmos argumentos e os mesmos "
-                                        "resultados: repetir a sequência não traz nada novo.") +
-                            kAdvice));
+  CHECK(hz::nudge_text(cycle) ==
+        std::string("[aviso do harness] Suas últimas 6 chamadas repetiram "
+                    "duas vezes a mesma sequência (run_shell → read_file → "
+                    "edit_file), com os mesmos argumentos e os mesmos "
+                    "resultados: repetir a sequência não traz nada novo.") +
+            kAdvice);
 }
 
 TEST_CASE("nudge_text de um veredito que não travou é vazio") {

@@ -126,6 +126,32 @@ TEST_CASE("ScriptedModel lança com cenário inválido") {
                   std::runtime_error);
 }
 
+namespace {
+
+// O que o doctest imprime no "values:" de um CHECK(lhs == rhs) que falha: a
+// mesma decomposição que a macro CHECK faz.
+template <class L, class R>
+std::string failure_values(const L& lhs, const R& rhs) {
+  const doctest::detail::Result result =
+      (doctest::detail::ExpressionDecomposer(doctest::assertType::DT_CHECK) << lhs) == rhs;
+  return result.m_decomp.c_str();
+}
+
+}  // namespace
+
+TEST_CASE("numa falha, os dois lados de uma comparação de textos saem entre aspas") {
+  const std::string empty;
+  CHECK(failure_values(empty, "feito") == R"("" == "feito")");
+  CHECK(failure_values(std::string("feito "), std::string("feito")) == R"("feito " == "feito")");
+  CHECK(failure_values(std::string("a\nb\t\"c\""), std::string_view("ab")) ==
+        R"("a\nb\t\"c\"" == "ab")");
+  CHECK(failure_values("x", empty) == R"("x" == "")");
+  const char* pointer = "ponteiro";
+  CHECK(failure_values(empty, pointer) == R"("" == "ponteiro")");
+  // Um número continua sem aspas.
+  CHECK(failure_values(1, 2) == "1 == 2");
+}
+
 TEST_CASE("uma lista de números aparece numa falha com os números, não como {?}") {
   CHECK(std::string(doctest::toString(std::vector<int>{5, 7}).c_str()) == "{5, 7}");
   CHECK(std::string(doctest::toString(std::vector<std::size_t>{}).c_str()) == "{}");
