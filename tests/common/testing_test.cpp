@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -150,6 +151,17 @@ TEST_CASE("numa falha, os dois lados de uma comparação de textos saem entre as
   CHECK(failure_values(empty, pointer) == R"("" == "ponteiro")");
   // Um número continua sem aspas.
   CHECK(failure_values(1, 2) == "1 == 2");
+}
+
+TEST_CASE("uma mensagem (INFO, CAPTURE) sai como está, sem aspas, com as quebras de linha") {
+  // O que o INFO faz: um MessageBuilder escrevendo no stream do contexto.
+  std::ostringstream out;
+  {
+    doctest::detail::MessageBuilder message(__FILE__, __LINE__, doctest::assertType::is_warn);
+    message.m_stream = &out;
+    message * "err := ", std::string("linha 1\nlinha 2"), " e ", 3;
+  }
+  CHECK(out.str() == "err := linha 1\nlinha 2 e 3");
 }
 
 TEST_CASE("uma lista de números aparece numa falha com os números, não como {?}") {

@@ -12,8 +12,8 @@
 // o doctest já usou a versão padrão. Esta pasta vem antes das do sistema na
 // busca de #include, então todo #include <doctest/doctest.h> dos testes chega
 // aqui, inclusive o do cabeçalho pré-compilado; o #include_next segue a busca
-// e acha o do sistema. A linha "system_header" cala o aviso de extensão do
-// #include_next (-Wpedantic), que o g++ e o clang entendem igual.
+// e acha o do sistema. As mensagens (INFO, CAPTURE) continuam sem aspas. A linha "system_header"
+// cala o aviso de extensão do #include_next (-Wpedantic), que o g++ e o clang entendem igual.
 #pragma once
 #pragma GCC system_header
 
@@ -61,5 +61,35 @@ template <>
 struct StringMaker<const char*> {
   static String convert(const char* text);
 };
+
+namespace detail {
+
+// As mensagens (INFO, CAPTURE, CHECK_MESSAGE, FAIL) usam o mesmo caminho do
+// doctest, e ganhariam aspas também: um INFO(first_difference(...)) de várias
+// linhas sairia numa linha só, com \n. Estes operadores, que não são
+// templates, ganham dos do MessageBuilder (que são) e escrevem o texto como
+// está.
+inline MessageBuilder& operator*(MessageBuilder& message, const char* text) {
+  *message.m_stream << text;
+  return message;
+}
+inline MessageBuilder& operator*(MessageBuilder& message, const std::string& text) {
+  *message.m_stream << text;
+  return message;
+}
+inline MessageBuilder& operator,(MessageBuilder& message, const char* text) {
+  return message * text;
+}
+inline MessageBuilder& operator,(MessageBuilder& message, const std::string& text) {
+  return message * text;
+}
+inline MessageBuilder& operator<<(MessageBuilder& message, const char* text) {
+  return message * text;
+}
+inline MessageBuilder& operator<<(MessageBuilder& message, const std::string& text) {
+  return message * text;
+}
+
+}  // namespace detail
 
 }  // namespace doctest
