@@ -74,8 +74,8 @@ constexpr const char* kUsage =
     "  list --root DIR [--stage NN-nome]\n"
     "      os exercícios: id, etapa e a seção do livro, um por linha\n"
     "  carry --root DIR --to NN-nome [--reference CURSO]\n"
-    "      leva as respostas do aluno da etapa anterior para as regiões de mesmo id em\n"
-    "      exercises/NN que ainda são o stub gerado\n"
+    "      leva as respostas do aluno para as regiões de mesmo id em exercises/NN que\n"
+    "      ainda são o stub gerado, cada uma da etapa anterior mais próxima que a tem\n"
     "  fill --root CÓPIA --reference CURSO --stage NN-nome\n"
     "      na correção: as regiões das etapas anteriores recebem a resposta de referência\n"
     "  release --root CÓPIA --reference CURSO --stages NN-nome[,NN-nome...]\n"
@@ -920,7 +920,44 @@ void print_moves(std::ostream& out, const char* title, const std::vector<RegionM
   for (const RegionMove& m : moves) out << "  " << m.id << "  (" << m.file << ")\n";
 }
 
-// As respostas do aluno para a etapa seguinte (./hz carry).
+// O relatório do carry. As levadas saem agrupadas pela etapa de onde vieram,
+// da mais próxima para a mais antiga; uma etapa mais antiga que a anterior só
+// entra quando as do meio não tinham resposta, e o título diz isso.
+void print_carry(std::ostream& out, const CarryReport& report,
+                 const std::vector<StagePlan>& earlier, const std::string& to) {
+  std::string skipped;  // "exercises/02-b e exercises/01-a", as etapas do meio
+  for (std::size_t k = 0; k < earlier.size(); ++k) {
+    std::vector<RegionMove> moves;
+    for (const RegionMove& m : report.carried) {
+      if (m.from == earlier[k].stage) moves.push_back(m);
+    }
+    const std::string title = "Levadas de exercises/" + earlier[k].stage + " para exercises/" + to +
+                              (k == 0 ? std::string(":")
+                                      : " (" + skipped + (k == 1 ? " não tinha" : " não tinham") +
+                                            " resposta para elas):");
+    print_moves(out, title.c_str(), moves);
+    skipped =
+        k == 0 ? "exercises/" + earlier[k].stage : skipped + " e exercises/" + earlier[k].stage;
+  }
+  print_moves(out, "Já tinham resposta (ficaram como estão):", report.already_written);
+  const std::string stub_title =
+      earlier.size() == 1
+          ? "Ainda são stub em exercises/" + earlier[0].stage + " (nada a levar):"
+          : std::string("Ainda são stub em todas as etapas anteriores (nada a levar):");
+  print_moves(out, stub_title.c_str(), report.not_answered);
+  print_moves(out,
+              ("Código seu sem arquivo de mesmo nome com área // SEU-CODIGO em exercises/" + to +
+               " (leve à mão):")
+                  .c_str(),
+              report.own_left);
+  out << report.carried.size()
+      << (report.carried.size() == 1 ? " região levada" : " regiões levadas") << " para exercises/"
+      << to << ".\n";
+}
+
+// As respostas do aluno para a etapa seguinte (./hz carry): de cada região
+// que ainda é o stub em exercises/<to>, a resposta da etapa anterior mais
+// próxima que a tem.
 int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const Options o = parse_options(args, {"--root", "--reference", "--to"}, {});
   if (!o.error.empty()) return usage_error(err, o.error);
@@ -941,7 +978,6 @@ int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostr
     return usage_error(err, chain.empty() ? "etapa desconhecida: " + to
                                           : to + " é a primeira etapa: não há de onde levar");
   }
-  const std::string from = chain[chain.size() - 2];
   // Sem solutions/ (a cópia dos alunos), os stubs são reconhecidos pelo próprio exercises/.
   const auto plan_of = [&](const std::string& stage, StagePlan& plan) {
     std::error_code ec;
@@ -952,25 +988,15 @@ int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostr
     for (const std::string& e : plan.errors) err << e << "\n";
     return plan.errors.empty() ? 0 : 2;
   };
-  StagePlan from_plan;
   StagePlan to_plan;
-  if (int code = plan_of(from, from_plan)) return code;
   if (int code = plan_of(to, to_plan)) return code;
-  const CarryReport report = carry_answers(root, from_plan, to_plan);
+  std::vector<StagePlan> earlier(chain.size() - 1);  // da mais próxima para a mais antiga
+  for (std::size_t k = 0; k < earlier.size(); ++k) {
+    if (int code = plan_of(chain[chain.size() - 2 - k], earlier[k])) return code;
+  }
+  const CarryReport report = carry_answers(root, earlier, to_plan);
   for (const std::string& e : report.errors) err << e << "\n";
-  print_moves(out, ("Levadas de exercises/" + from + " para exercises/" + to + ":").c_str(),
-              report.carried);
-  print_moves(out, "Já tinham resposta (ficaram como estão):", report.already_written);
-  print_moves(out, ("Ainda são stub em exercises/" + from + " (nada a levar):").c_str(),
-              report.not_answered);
-  print_moves(out,
-              ("Código seu sem arquivo de mesmo nome com área // SEU-CODIGO em exercises/" + to +
-               " (leve à mão):")
-                  .c_str(),
-              report.own_left);
-  out << report.carried.size()
-      << (report.carried.size() == 1 ? " região levada" : " regiões levadas") << " para exercises/"
-      << to << ".\n";
+  print_carry(out, report, earlier, to);
   return report.errors.empty() ? 0 : 1;
 }
 

@@ -129,14 +129,22 @@ TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo"
   ]})",
               {echo_tool(), throwing_tool()});
   rig.turn("vai");
+  const std::vector<Message> expected{Message::system("regras"),
+                                      Message::user("vai"),
+                                      Message::assistant("", {echo("a", "1")}),
+                                      Message::tool("a", "1"),
+                                      Message::assistant("vou de novo", {echo("b", "2")}),
+                                      Message::tool("b", "2"),
+                                      Message::assistant("acabou")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 3);
-  REQUIRE(rig.history.size() == 7);
   const json schemas = {hz::to_json(rig.box.schemas()[0]), hz::to_json(rig.box.schemas()[1])};
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     CAPTURE(i);
-    const std::vector<Message> sent(rig.history.begin(),
-                                    rig.history.begin() + static_cast<long>(2 + 2 * i));
+    const std::vector<Message> sent(expected.begin(),
+                                    expected.begin() + static_cast<long>(2 + 2 * i));
     const json body = {
         {"model", "modelo-teste"}, {"messages", wire_messages(sent)}, {"tools", schemas}};
     INFO(json_difference(bodies[i], body));
@@ -154,10 +162,15 @@ TEST_CASE("ferramenta desconhecida vira texto de erro e o loop continua") {
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "desculpe");
   CHECK(result.model_calls == 2);
-  REQUIRE(rig.history.size() == 5);
-  CHECK(rig.history[3] == Message::tool("c1",
-                                        "erro: ferramenta desconhecida \"apagar_tudo\". "
-                                        "Ferramentas disponíveis: echo, explode."));
+  const std::vector<Message> expected{
+      Message::system("regras"), Message::user("limpe tudo"),
+      Message::assistant("", {ToolCall{"c1", "apagar_tudo", "{}"}}),
+      Message::tool("c1",
+                    "erro: ferramenta desconhecida \"apagar_tudo\". "
+                    "Ferramentas disponíveis: echo, explode."),
+      Message::assistant("desculpe")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(rig.model.failures().empty());
 }
 
@@ -169,12 +182,17 @@ TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop co
   ]})");
   const auto result = rig.turn("ecoe");
   CHECK(result.outcome == Outcome::success);
-  REQUIRE(rig.history.size() == 6);
-  CHECK(rig.history[3] ==
-        Message::tool("c1",
-                      R"(erro: os argumentos de echo não são um objeto JSON válido: {"text": )"));
-  CHECK(rig.history[4] ==
-        Message::tool("c2", "erro: falta o campo obrigatório \"text\" nos argumentos de echo."));
+  const std::vector<Message> expected{
+      Message::system("regras"),
+      Message::user("ecoe"),
+      Message::assistant("", {ToolCall{"c1", "echo", R"({"text": )"},
+                              ToolCall{"c2", "echo", R"({"texto": "oi"})"}}),
+      Message::tool("c1",
+                    R"(erro: os argumentos de echo não são um objeto JSON válido: {"text": )"),
+      Message::tool("c2", "erro: falta o campo obrigatório \"text\" nos argumentos de echo."),
+      Message::assistant("vou corrigir")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(rig.model.failures().empty());
 }
 
@@ -187,9 +205,13 @@ TEST_CASE("ferramenta que lança exceção vira texto de erro e o loop continua"
   const auto result = rig.turn("exploda");
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "a ferramenta quebrou");
-  REQUIRE(rig.history.size() == 5);
-  CHECK(rig.history[3] ==
-        Message::tool("c1", "erro: a ferramenta explode lançou uma exceção: disco pegou fogo"));
+  const std::vector<Message> expected{
+      Message::system("regras"), Message::user("exploda"),
+      Message::assistant("", {ToolCall{"c1", "explode", "{}"}}),
+      Message::tool("c1", "erro: a ferramenta explode lançou uma exceção: disco pegou fogo"),
+      Message::assistant("a ferramenta quebrou")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
 }
 
 TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
@@ -206,8 +228,14 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
   CHECK(result.usage.prompt_tokens == 28);
   CHECK(result.usage.completion_tokens == 12);
   CHECK(rig.bodies().size() == 4);
-  REQUIRE(rig.history.size() == 2 + 4 * 2);
-  CHECK(rig.history.back() == Message::tool("c", "de novo"));
+  // As ferramentas da quarta resposta, a última permitida, também rodam.
+  std::vector<Message> expected{Message::system("regras"), Message::user("rode o teste")};
+  for (int i = 0; i < 4; ++i) {
+    expected.push_back(Message::assistant("", {echo("c", "de novo")}));
+    expected.push_back(Message::tool("c", "de novo"));
+  }
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   const std::vector<json> events = rig.events();
   REQUIRE_FALSE(events.empty());
   const json turn_end = {{"event", "turn_end"},
@@ -219,7 +247,7 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
         "iguais");
 }
 
-TEST_CASE("max_turns 1 faz uma única chamada ao modelo") {
+TEST_CASE("max_turns 1 faz uma única chamada ao modelo e roda as ferramentas dela") {
   LoopRig rig(R"({"name": "uma", "steps": [
     {"tool_calls": [)" +
                   echo_call("c", "x") + R"(], "repeat": "forever"}
@@ -228,7 +256,15 @@ TEST_CASE("max_turns 1 faz uma única chamada ao modelo") {
   const auto result = rig.turn("vai");
   CHECK(result.outcome == Outcome::max_turns);
   CHECK(result.model_calls == 1);
+  CHECK(result.final_text == "");
   CHECK(rig.bodies().size() == 1);
+  // A única resposta permitida pede uma ferramenta: ela roda, e o resultado
+  // fica no histórico para o turno seguinte.
+  const std::vector<Message> expected{Message::system("regras"), Message::user("vai"),
+                                      Message::assistant("", {echo("c", "x")}),
+                                      Message::tool("c", "x")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
 }
 
 TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
@@ -241,8 +277,11 @@ TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "feito");
   CHECK(result.model_calls == 2);
-  REQUIRE(rig.history.size() == 5);
-  CHECK(rig.history[3] == Message::tool("c1", "rodei"));
+  const std::vector<Message> expected{Message::system("regras"), Message::user("faça"),
+                                      Message::assistant("", {echo("c1", "rodei")}),
+                                      Message::tool("c1", "rodei"), Message::assistant("feito")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(rig.model.failures().empty());
 }
 
@@ -256,9 +295,11 @@ TEST_CASE("think e raciocínio não entram no histórico") {
   const auto result = rig.turn("pense");
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "Pronto.");
-  REQUIRE(rig.history.size() == 5);
-  CHECK(rig.history[2] == Message::assistant("Vou ecoar.", {echo("c1", "eco")}));
-  CHECK(rig.history[4] == Message::assistant("Pronto."));
+  const std::vector<Message> expected{Message::system("regras"), Message::user("pense"),
+                                      Message::assistant("Vou ecoar.", {echo("c1", "eco")}),
+                                      Message::tool("c1", "eco"), Message::assistant("Pronto.")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 2);
   CHECK(bodies[1]["messages"][2]["content"] == "Vou ecoar.");
@@ -309,8 +350,13 @@ TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue
               hz::basic_tools(hz::Workspace(dir.path())));
   const auto result = rig.turn("leia as senhas");
   CHECK(result.outcome == Outcome::success);
-  REQUIRE(rig.history.size() == 5);
-  CHECK(rig.history[3] == Message::tool("c1", "caminho fora do workspace: ../../etc/passwd"));
+  const std::vector<Message> expected{
+      Message::system("regras"), Message::user("leia as senhas"),
+      Message::assistant("", {ToolCall{"c1", "read_file", R"({"path": "../../etc/passwd"})"}}),
+      Message::tool("c1", "caminho fora do workspace: ../../etc/passwd"),
+      Message::assistant("não posso")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(rig.model.failures().empty());
 }
 

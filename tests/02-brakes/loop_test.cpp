@@ -85,6 +85,27 @@ ToolCall echo(std::string id, std::string_view text) {
   return ToolCall{std::move(id), "echo", json{{"text", text}}.dump()};
 }
 
+// O histórico do laço caro (kExpensiveLoop): regras, o pedido e, por resposta,
+// a tool call de echo e a mensagem tool com o texto de `results`, na ordem.
+std::vector<Message> expensive_history(const std::string& request,
+                                       const std::vector<std::string>& results) {
+  std::vector<Message> history{Message::system("regras"), Message::user(request)};
+  for (const std::string& result : results) {
+    history.push_back(Message::assistant("", {ToolCall{"c", "echo", R"({"text": "de novo"})"}}));
+    history.push_back(Message::tool("c", result));
+  }
+  return history;
+}
+
+// A nota de orçamento do laço caro com teto de US$ 0.09, depois do 3º passo.
+constexpr std::string_view kNoteAt90k =
+    "[nota do harness: restam US$ 0.0108 do orçamento de US$ 0.09 desta conversa; conclua o "
+    "trabalho e responda sem chamar mais ferramentas]";
+
+// O que a ferramenta cancelada pelo orçamento devolve.
+constexpr std::string_view kBudgetSkipped =
+    "cancelado: o orçamento da conversa acabou antes de esta ferramenta rodar";
+
 // Uma ferramenta que "aperta Ctrl-C" enquanto roda.
 hz::Tool ctrl_c_tool(std::atomic<bool>& cancel) {
   return fake_tool("ctrl_c", {}, [&cancel](const json&) {
@@ -126,10 +147,12 @@ TEST_CASE("o laço caro para em budget com o gasto exato, no máximo uma chamada
   CHECK(result.usage.prompt_tokens == 48'000);
   // A 4ª resposta pediu echo, mas o dinheiro acabou antes: a tool call tem a
   // sua mensagem e a ferramenta não rodou.
-  REQUIRE(rig.history.size() == 2 + 4 * 2);
-  CHECK(rig.history.back() == Message::tool("c",
-                                            "cancelado: o orçamento da conversa acabou "
-                                            "antes de esta ferramenta rodar"));
+  // Depois do 3º passo o gasto é 79200 (88%): a nota vai no fim do 3º resultado.
+  const std::vector<Message> expected = expensive_history(
+      "rode",
+      {"de novo", "de novo", "de novo\n\n" + std::string(kNoteAt90k), std::string(kBudgetSkipped)});
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(turn_end_difference(rig.events(), {{"event", "turn_end"},
                                            {"outcome", "budget"},
                                            {"turns", 4},
@@ -146,12 +169,11 @@ TEST_CASE("passados 80 por cento do teto, o modelo recebe a nota no último resu
   rig.config.prices = prices("2.00", "8.00");
   rig.turn("rode");
   // Depois do 3º passo o gasto é 79200 (88%): a nota vai no fim da mensagem tool.
-  const std::string note =
-      "[nota do harness: restam US$ 0.0108 do orçamento de US$ 0.09 desta conversa; conclua o "
-      "trabalho e responda sem chamar mais ferramentas]";
-  REQUIRE(rig.history.size() == 10);
-  CHECK(rig.history[7] == Message::tool("c", "de novo\n\n" + note));
-  CHECK(rig.history[5] == Message::tool("c", "de novo"));
+  const std::string note(kNoteAt90k);
+  const std::vector<Message> expected = expensive_history(
+      "rode", {"de novo", "de novo", "de novo\n\n" + note, std::string(kBudgetSkipped)});
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 4);
   CHECK(bodies[3]["messages"].back() == hz::to_json(Message::tool("c", "de novo\n\n" + note)));
@@ -180,9 +202,14 @@ TEST_CASE("a nota de orçamento sai uma vez no turno, mesmo com passos inteiros 
     if (event["event"] == "note") noted_turns.push_back(event["turn"].get<int>());
   }
   CHECK(noted_turns == std::vector<int>{5});
-  REQUIRE(rig.history.size() == 2 + 7 * 2);
-  CHECK(contains(rig.history[11].content, "[nota do harness: restam US$ 0.028 "));
-  CHECK(rig.history[13] == Message::tool("c", "de novo"));
+  const std::string note =
+      "[nota do harness: restam US$ 0.028 do orçamento de US$ 0.16 desta conversa; conclua o "
+      "trabalho e responda sem chamar mais ferramentas]";
+  const std::vector<Message> expected =
+      expensive_history("rode", {"de novo", "de novo", "de novo", "de novo", "de novo\n\n" + note,
+                                 "de novo", std::string(kBudgetSkipped)});
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
 }
 
 TEST_CASE("com o orçamento da conversa esgotado, o turno seguinte para sem chamar o modelo") {
@@ -303,8 +330,9 @@ TEST_CASE("Ctrl-C no meio do streaming: nada da resposta cortada entra no histó
   rig.config.on_text = [&rig](std::string_view) { rig.cancel = true; };
   const hz::TurnResult first = rig.turn("fale bastante");
   CHECK(hz::to_string(first.outcome) == "cancelled");
-  REQUIRE(rig.history.size() == 2);
-  CHECK(rig.history.back() == Message::user("fale bastante"));
+  const std::vector<Message> expected{Message::system("regras"), Message::user("fale bastante")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(first.retries == 0);
 
   rig.cancel = false;
@@ -325,8 +353,9 @@ TEST_CASE("falha do provedor vira provider_error, com a mensagem, sem exceção 
   CHECK(result.error == "o provedor respondeu HTTP 500: o servidor caiu");
   CHECK(result.retries == 1);
   CHECK(result.model_calls == 1);
-  REQUIRE(rig.history.size() == 2);
-  CHECK(rig.history.back() == Message::user("oi"));
+  const std::vector<Message> expected{Message::system("regras"), Message::user("oi")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
   CHECK(turn_end_difference(rig.events(), {{"event", "turn_end"},
                                            {"outcome", "provider_error"},
                                            {"turns", 1},
@@ -360,7 +389,9 @@ TEST_CASE("o prazo do turno corta uma chamada pendurada: timeout") {
   CHECK(hz::to_string(result.outcome) == "timeout");
   CHECK(rig.model.requests().size() == 1);
   CHECK(took < std::chrono::seconds(3));
-  REQUIRE(rig.history.size() == 2);
+  const std::vector<Message> expected{Message::system("regras"), Message::user("responda")};
+  INFO(first_difference(rig.history, expected));
+  CHECK(rig.history == expected);
 }
 
 TEST_CASE("um streaming que para no meio cai pelo idle timeout e a nova tentativa responde") {

@@ -14,6 +14,7 @@
 #include "agent_loop.hpp"
 #include "context.hpp"
 #include "hz/chat_client.hpp"
+#include "hz/testing/printing.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/tools.hpp"
@@ -26,6 +27,9 @@ using hz::RepetitionConfig;
 using hz::test01::event_difference;
 using hz::test01::event_names;
 using hz::test01::fake_tool;
+using hz::test01::json_difference;
+using hz::test01::wire_messages;
+using hz::testing::first_difference;
 using nlohmann::json;
 
 namespace {
@@ -121,14 +125,20 @@ TEST_CASE("a quarta-feira para em repetition na 4ª chamada, com o aviso depois 
   const std::vector<json> bodies = rig.bodies();
   REQUIRE(bodies.size() == 4);
   // O aviso vai no resultado da chamada repetida (a 3ª), no pedido seguinte,
-  // e não numa mensagem nova: o pedido 4 tem 2 + 3 * 2 mensagens.
-  const json& messages = bodies[3]["messages"];
-  REQUIRE(messages.size() == 8);
-  CHECK(messages.back() == hz::to_json(Message::tool("call_3_1", kFailure + "\n\n" + kNudge)));
-  CHECK(messages[5] == hz::to_json(Message::tool("call_2_1", kFailure)));
-  // A 4ª resposta foi guardada e respondida: o histórico continua válido.
-  REQUIRE(rig.history.size() == 10);
-  CHECK(rig.history.back() == Message::tool("call_4_1", kFailure));
+  // e não numa mensagem nova: o pedido 4 tem 2 + 3 * 2 mensagens. A 4ª
+  // resposta foi guardada e respondida: o histórico continua válido.
+  std::vector<Message> history{Message::system("regras"), Message::user("o teste falhou, corrija")};
+  for (int call = 1; call <= 4; ++call) {
+    const std::string id = "call_" + std::to_string(call) + "_1";
+    history.push_back(
+        Message::assistant("Vou rodar o teste de novo.", {hz::ToolCall{id, "run_tests", "{}"}}));
+    history.push_back(Message::tool(id, call == 3 ? kFailure + "\n\n" + kNudge : kFailure));
+  }
+  INFO(first_difference(rig.history, history));
+  CHECK(rig.history == history);
+  const json sent = wire_messages({history.begin(), history.begin() + 8});
+  INFO(json_difference(bodies[3]["messages"], sent));
+  CHECK(bodies[3]["messages"] == sent);
   const std::vector<json> expected{
       {{"event", "tool_repetition"}, {"turn", 2}, {"repetition", "repeat"}, {"repeat_count", 2}},
       {{"event", "tool_repetition"}, {"turn", 3}, {"repetition", "repeat"}, {"repeat_count", 3}},

@@ -45,8 +45,10 @@ Verdict verdict(Repetition kind, int count, bool stuck, Action action, std::stri
   return expected;
 }
 
-Verdict cycle_verdict(int count, Action action, std::vector<std::string> names) {
-  Verdict expected = verdict(Repetition::cycle, count, true, action, names.back());
+// O veredito de um ciclo: a sequência `names` (o período é o tamanho dela)
+// apareceu duas vezes seguidas na janela.
+Verdict cycle_seen_twice(Action action, std::vector<std::string> names) {
+  Verdict expected = verdict(Repetition::cycle, 2, true, action, names.back());
   expected.period = static_cast<int>(names.size());
   expected.cycle = std::move(names);
   return expected;
@@ -265,7 +267,7 @@ TEST_CASE("A-B-A-B é um ciclo: aviso na quarta chamada, parada na quinta") {
         verdict(Repetition::fresh, 1, false, Action::none, "run_shell", false));
   CHECK(detector.observe(read_a(3)) ==
         verdict(Repetition::repeat, 2, false, Action::none, "read_file"));
-  Verdict fourth = cycle_verdict(2, Action::warn, {"read_file", "run_shell"});
+  Verdict fourth = cycle_seen_twice(Action::warn, {"read_file", "run_shell"});
   fourth.ok = false;
   CHECK(detector.observe(test_fails(4)) == fourth);
   // Na quinta, read_file já está 3 vezes na janela: a contagem pega antes do ciclo.
@@ -290,9 +292,9 @@ TEST_CASE("A-B-C-A-B-C é um ciclo: aviso na sexta chamada, parada na sétima") 
   CHECK(detector.observe(a(4)) == verdict(Repetition::repeat, 2, false, Action::none, "run_shell"));
   CHECK(detector.observe(b(5)) == verdict(Repetition::repeat, 2, false, Action::none, "read_file"));
   CHECK(detector.observe(c(6)) ==
-        cycle_verdict(2, Action::warn, {"run_shell", "read_file", "write_file"}));
+        cycle_seen_twice(Action::warn, {"run_shell", "read_file", "write_file"}));
   CHECK(detector.observe(a(7)) ==
-        cycle_verdict(2, Action::stop, {"read_file", "write_file", "run_shell"}));
+        cycle_seen_twice(Action::stop, {"read_file", "write_file", "run_shell"}));
 }
 
 TEST_CASE("a mesma chamada com o resultado mudando é progresso, não travamento") {
@@ -539,30 +541,30 @@ TEST_SUITE_BEGIN("03-repetition-detector/nudge");
 
 TEST_CASE("nudge_text de uma repetição diz a ferramenta, quantas vezes e o que fazer") {
   const Verdict repeated = verdict(Repetition::repeat, 3, true, Action::warn, "read_file");
-  CHECK(hz::testing::quoted(hz::nudge_text(repeated)) ==
-        hz::testing::quoted(std::string("[aviso do harness] Você chamou read_file 3 vezes com os "
-                                        "mesmos argumentos e recebeu sempre o mesmo resultado: "
-                                        "repetir a chamada não traz nada novo.") +
-                            kAdvice));
+  CHECK(hz::nudge_text(repeated) ==
+        std::string("[aviso do harness] Você chamou read_file 3 vezes com os "
+                    "mesmos argumentos e recebeu sempre o mesmo resultado: "
+                    "repetir a chamada não traz nada novo.") +
+            kAdvice);
 }
 
 TEST_CASE("nudge_text de uma repetição que falha fala do mesmo erro") {
   const Verdict failing = verdict(Repetition::repeat, 4, true, Action::warn, "run_shell", false);
-  CHECK(hz::testing::quoted(hz::nudge_text(failing)) ==
-        hz::testing::quoted(std::string("[aviso do harness] Você chamou run_shell 4 vezes com os "
-                                        "mesmos argumentos e recebeu sempre o mesmo erro: "
-                                        "repetir a chamada não traz nada novo.") +
-                            kAdvice));
+  CHECK(hz::nudge_text(failing) ==
+        std::string("[aviso do harness] Você chamou run_shell 4 vezes com os "
+                    "mesmos argumentos e recebeu sempre o mesmo erro: "
+                    "repetir a chamada não traz nada novo.") +
+            kAdvice);
 }
 
 TEST_CASE("nudge_text de um ciclo mostra a sequência") {
-  const Verdict cycle = cycle_verdict(2, Action::warn, {"run_shell", "read_file", "edit_file"});
-  CHECK(hz::testing::quoted(hz::nudge_text(cycle)) ==
-        hz::testing::quoted(std::string("[aviso do harness] Suas últimas 6 chamadas repetiram "
-                                        "duas vezes a mesma sequência (run_shell → read_file → "
-                                        "edit_file), com os mesmos argumentos e os mesmos "
-                                        "resultados: repetir a sequência não traz nada novo.") +
-                            kAdvice));
+  const Verdict cycle = cycle_seen_twice(Action::warn, {"run_shell", "read_file", "edit_file"});
+  CHECK(hz::nudge_text(cycle) ==
+        std::string("[aviso do harness] Suas últimas 6 chamadas repetiram "
+                    "duas vezes a mesma sequência (run_shell → read_file → "
+                    "edit_file), com os mesmos argumentos e os mesmos "
+                    "resultados: repetir a sequência não traz nada novo.") +
+            kAdvice);
 }
 
 TEST_CASE("nudge_text de um veredito que não travou é vazio") {

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,43 @@ TEST_CASE("ScriptedModel lança com cenário inválido") {
   CHECK_THROWS_AS(hz::testing::ScriptedModel("{ nao é json"), std::runtime_error);
   CHECK_THROWS_AS(hz::testing::ScriptedModel::from_scenario("cenario-que-nao-existe"),
                   std::runtime_error);
+}
+
+namespace {
+
+// O que o doctest imprime no "values:" de um CHECK(lhs == rhs) que falha: a
+// mesma decomposição que a macro CHECK faz.
+template <class L, class R>
+std::string failure_values(const L& lhs, const R& rhs) {
+  const doctest::detail::Result result =
+      (doctest::detail::ExpressionDecomposer(doctest::assertType::DT_CHECK) << lhs) == rhs;
+  return result.m_decomp.c_str();
+}
+
+}  // namespace
+
+TEST_CASE("numa falha, os dois lados de uma comparação de textos saem entre aspas") {
+  const std::string empty;
+  CHECK(failure_values(empty, "feito") == R"("" == "feito")");
+  CHECK(failure_values(std::string("feito "), std::string("feito")) == R"("feito " == "feito")");
+  CHECK(failure_values(std::string("a\nb\t\"c\""), std::string_view("ab")) ==
+        R"("a\nb\t\"c\"" == "ab")");
+  CHECK(failure_values("x", empty) == R"("x" == "")");
+  const char* pointer = "ponteiro";
+  CHECK(failure_values(empty, pointer) == R"("" == "ponteiro")");
+  // Um número continua sem aspas.
+  CHECK(failure_values(1, 2) == "1 == 2");
+}
+
+TEST_CASE("uma mensagem (INFO, CAPTURE) sai como está, sem aspas, com as quebras de linha") {
+  // O que o INFO faz: um MessageBuilder escrevendo no stream do contexto.
+  std::ostringstream out;
+  {
+    doctest::detail::MessageBuilder message(__FILE__, __LINE__, doctest::assertType::is_warn);
+    message.m_stream = &out;
+    message * "err := ", std::string("linha 1\nlinha 2"), " e ", 3;
+  }
+  CHECK(out.str() == "err := linha 1\nlinha 2 e 3");
 }
 
 TEST_CASE("uma lista de números aparece numa falha com os números, não como {?}") {

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "fixture.hpp"
 
 using hz::course::test::replaced;
@@ -212,6 +215,168 @@ TEST_CASE("carry sem solutions/ reconhece o stub cujo TODO continua em várias l
         "  01-a/soma  (exercises/02-b/soma.cpp)\n"
         "1 região levada para exercises/02-b.\n");
   CHECK(t.read("exercises/02-b/soma.cpp").find("  return a + b;\n  throw") != std::string::npos);
+}
+
+namespace {
+
+// O curso pequeno com uma terceira etapa, 03-c: soma.cpp ganha 03-c/quadruplo.
+// As regiões 01-a/soma e 02-b/triplo continuam iguais (e são stubs) em
+// exercises/03-c.
+void write_three_stages(const Tree& t) {
+  small::write_course(t);
+  t.write("etapas/stages.txt", small::kStages + "03-c: soma.cpp\n");
+  for (const char* file : {"soma.hpp", "dobro.cpp", "CMakeLists.txt"}) {
+    t.write(std::string("solutions/03-c/") + file, t.read(std::string("solutions/02-b/") + file));
+  }
+  t.write("solutions/03-c/soma.cpp", small::kSoma02 +
+                                         "\n"
+                                         "int quadruplo(int a) {\n"
+                                         "  // EXERCICIO 03-c/quadruplo: devolva o quádruplo de a\n"
+                                         "  return 4 * a;\n"
+                                         "  // FIM-EXERCICIO\n"
+                                         "}\n");
+  t.write("exercises/03-c/hints.md",
+          hz::course::test::hint_entry("03-c/quadruplo", "Exercício 1 — O quádruplo"));
+  t.write("livro/03-c.md", "# A etapa 03-c\n\n## Exercício 1 — O quádruplo\n");
+  const auto r = run_course({"exercises", "--root", t.path()});
+  if (r.code != 0) throw std::runtime_error("hz-course exercises falhou: " + r.err);
+}
+
+// A resposta do aluno para 01-a/soma no arquivo soma.cpp de uma etapa.
+void answer_soma(const Tree& t, const std::string& stage, const std::string& answer) {
+  const std::string file = "exercises/" + stage + "/soma.cpp";
+  t.write(file, replaced(t.read(file), small::kSomaStub, answer));
+}
+
+}  // namespace
+
+TEST_CASE("carry busca numa etapa mais antiga a resposta que a anterior ainda não tem") {
+  // A cópia dos alunos com a etapa 02-b liberada (./hz export --release
+  // 02-b): 02-b/triplo tem a resposta de referência em todas as pastas, mas
+  // 01-a/soma continua stub em exercises/02-b. O aluno fez a 01-a e pula
+  // direto para a 03-c.
+  Tree t;
+  write_three_stages(t);
+  REQUIRE(run_course({"release", "--root", t.path(), "--reference", t.path(), "--stages", "02-b"})
+              .code == 0);
+  t.remove("solutions");
+  answer_soma(t, "01-a", small::kSomaAnswer);
+  const std::string in_02 = t.read("exercises/02-b/soma.cpp");
+
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "03-c"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/01-a para exercises/03-c (exercises/02-b não tinha resposta para "
+        "elas):\n"
+        "  01-a/soma  (exercises/03-c/soma.cpp)\n"
+        "Já tinham resposta (ficaram como estão):\n"
+        "  02-b/dobro  (exercises/03-c/dobro.cpp)\n"
+        "  02-b/triplo  (exercises/03-c/soma.cpp)\n"
+        "1 região levada para exercises/03-c.\n");
+  CHECK(r.code == 0);
+  const std::string in_03 = t.read("exercises/03-c/soma.cpp");
+  CHECK(in_03.find(small::kSomaAnswer) != std::string::npos);
+  CHECK(in_03.find("  return 3 * a;") == std::string::npos);  // a referência liberada ficou
+  CHECK(in_03.find("throw hz::NotImplemented(\"03-c/quadruplo\"") != std::string::npos);
+  CHECK(t.read("exercises/02-b/soma.cpp") == in_02);  // a etapa do meio não muda
+}
+
+TEST_CASE("carry leva a resposta da etapa mais próxima que a tem") {
+  Tree t;
+  write_three_stages(t);
+  const std::string older =
+      "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+      "  return a + b;  // a primeira versão\n"
+      "  // FIM-EXERCICIO\n";
+  answer_soma(t, "01-a", older);
+  answer_soma(t, "02-b", small::kSomaAnswer);
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "03-c"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/02-b para exercises/03-c:\n"
+        "  01-a/soma  (exercises/03-c/soma.cpp)\n"
+        "Ainda são stub em todas as etapas anteriores (nada a levar):\n"
+        "  02-b/dobro  (exercises/02-b/dobro.cpp)\n"
+        "  02-b/triplo  (exercises/02-b/soma.cpp)\n"
+        "1 região levada para exercises/03-c.\n");
+  CHECK(t.read("exercises/03-c/soma.cpp").find(small::kSomaAnswer) != std::string::npos);
+}
+
+TEST_CASE("carry sem resposta em etapa nenhuma aponta o arquivo da etapa do exercício") {
+  Tree t;
+  write_three_stages(t);
+  const std::string before = t.read("exercises/03-c/soma.cpp");
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "03-c"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Ainda são stub em todas as etapas anteriores (nada a levar):\n"
+        "  02-b/dobro  (exercises/02-b/dobro.cpp)\n"
+        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+        "  02-b/triplo  (exercises/02-b/soma.cpp)\n"
+        "0 regiões levadas para exercises/03-c.\n");
+  CHECK(r.code == 0);
+  CHECK(t.read("exercises/03-c/soma.cpp") == before);
+}
+
+TEST_CASE("carry de uma etapa mais antiga leva junto a área // SEU-CODIGO do mesmo arquivo") {
+  Tree t;
+  write_three_stages(t);
+  const std::string helper = "constexpr int kDois = 2;\n";
+  answer_soma(t, "01-a", small::kSomaAnswer);
+  t.write("exercises/01-a/soma.cpp",
+          replaced(t.read("exercises/01-a/soma.cpp"), "// FIM-SEU-CODIGO\n",
+                   helper + "// FIM-SEU-CODIGO\n"));
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "03-c"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/01-a para exercises/03-c (exercises/02-b não tinha resposta para "
+        "elas):\n"
+        "  01-a/soma  (exercises/03-c/soma.cpp)\n"
+        "  SEU-CODIGO  (exercises/03-c/soma.cpp)\n"
+        "Ainda são stub em todas as etapas anteriores (nada a levar):\n"
+        "  02-b/dobro  (exercises/02-b/dobro.cpp)\n"
+        "  02-b/triplo  (exercises/02-b/soma.cpp)\n"
+        "2 regiões levadas para exercises/03-c.\n");
+  CHECK(t.read("exercises/03-c/soma.cpp").find(helper + "// FIM-SEU-CODIGO\n") !=
+        std::string::npos);
+
+  // Com a resposta em exercises/02-b (e a área de lá vazia), a área da 01-a
+  // não vai: quem a esvaziou na etapa anterior não a quer de volta.
+  Tree u;
+  write_three_stages(u);
+  u.write("exercises/01-a/soma.cpp",
+          replaced(u.read("exercises/01-a/soma.cpp"), "// FIM-SEU-CODIGO\n",
+                   helper + "// FIM-SEU-CODIGO\n"));
+  answer_soma(u, "02-b", small::kSomaAnswer);
+  const auto nearest = run_course({"carry", "--root", u.path(), "--to", "03-c"});
+  CHECK(nearest.out ==
+        "Levadas de exercises/02-b para exercises/03-c:\n"
+        "  01-a/soma  (exercises/03-c/soma.cpp)\n"
+        "Ainda são stub em todas as etapas anteriores (nada a levar):\n"
+        "  02-b/dobro  (exercises/02-b/dobro.cpp)\n"
+        "  02-b/triplo  (exercises/02-b/soma.cpp)\n"
+        "1 região levada para exercises/03-c.\n");
+  CHECK(u.read("exercises/03-c/soma.cpp").find(helper) == std::string::npos);
+}
+
+TEST_CASE("carry não lê uma etapa antiga de que não precisa: marcadores quebrados nela não param") {
+  Tree t;
+  write_three_stages(t);
+  answer_soma(t, "02-b", small::kSomaAnswer);
+  t.write("exercises/02-b/soma.cpp",
+          replaced(t.read("exercises/02-b/soma.cpp"), small::kTriploStub, small::kTriploAnswer));
+  t.write("exercises/01-a/soma.cpp",
+          replaced(small::kSomaExercise01, "  // FIM-EXERCICIO\n", "  return a + b;\n"));
+  const auto r = run_course({"carry", "--root", t.path(), "--to", "03-c"});
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "Levadas de exercises/02-b para exercises/03-c:\n"
+        "  01-a/soma  (exercises/03-c/soma.cpp)\n"
+        "  02-b/triplo  (exercises/03-c/soma.cpp)\n"
+        "Ainda são stub em todas as etapas anteriores (nada a levar):\n"
+        "  02-b/dobro  (exercises/02-b/dobro.cpp)\n"
+        "2 regiões levadas para exercises/03-c.\n");
+  CHECK(r.code == 0);
 }
 
 TEST_CASE("carry: erros de uso") {

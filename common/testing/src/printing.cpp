@@ -146,6 +146,18 @@ std::string first_difference(const std::vector<Message>& actual,
 
 namespace doctest {
 
+String StringMaker<std::string>::convert(const std::string& text) {
+  return String(hz::testing::quoted(text).c_str());
+}
+
+String StringMaker<std::string_view>::convert(std::string_view text) {
+  return String(hz::testing::quoted(text).c_str());
+}
+
+String StringMaker<const char*>::convert(const char* text) {
+  return text == nullptr ? String("nullptr") : String(hz::testing::quoted(text).c_str());
+}
+
 String StringMaker<std::vector<std::string>>::convert(const std::vector<std::string>& texts) {
   std::string out = "{" + std::to_string(texts.size()) + (texts.size() == 1 ? " texto" : " textos");
   for (std::size_t i = 0; i < texts.size(); ++i) {

@@ -3,7 +3,9 @@
 // Sem isto, uma comparação de mensagens que falha imprime "CHECK( {?} == {?} )"
 // e o aluno não vê o próprio texto ao lado do esperado. O doctest acha estes
 // operator<< pelo namespace dos tipos (hz). Os textos saem entre aspas, com
-// quebras de linha e controles escapados, para que um espaço a mais apareça.
+// quebras de linha e controles escapados, para que um espaço a mais apareça;
+// um std::string solto num CHECK também (o doctest.h desta biblioteca,
+// include/doctest/doctest.h).
 #pragma once
 
 #include <doctest/doctest.h>
