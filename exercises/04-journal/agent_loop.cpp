@@ -138,10 +138,9 @@ void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& call
   for (std::size_t i = from; i < calls.size(); ++i) {
     history.push_back(Message::tool(
         calls[i].id, "cancelado: " + stop_reason(outcome) + " antes de esta ferramenta rodar"));
-    if (journal_ok) {
-      journal_ok = journaled(
-          config, state, result_record(calls[i].id, ToolOutput::failure(history.back().content)));
-    }
+    journal_ok = journal_ok &&
+                 journaled(config, state,
+                           result_record(calls[i].id, ToolOutput::failure(history.back().content)));
     trace.emit({{"event", "tool_skipped"},
                 {"turn", turn},
                 {"call_id", calls[i].id},
@@ -306,14 +305,13 @@ bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay*
 // O laço de run_turn e de resume_turn: o da etapa 03, entrando por entry
 // (resume.hpp). finish: só fecha o turno (success, com o texto da última
 // mensagem). call_model: o passo entry.call desde a chamada ao modelo.
-// run_tools e decide: o passo entry.call já tem a resposta (state.last_calls)
-// e segue nas chamadas a partir de state.last_results.size(), cada uma por
-// run_call com entry.replay_for. A resposta (reply: sem <think>, com o custo
-// de todas as tentativas do passo) e a nota (note: com budget se ela traz o
-// aviso de orçamento pela primeira vez no turno) vão ao journal antes do
-// histórico. Um registro que falha para o turno em journal: a resposta não
-// entra, as chamadas sem resultado recebem o "cancelado" (skip_tools) e nada
-// mais é gravado.
+// run_tools e decide: o passo entry.call já tem a resposta e os primeiros
+// resultados (state); cada chamada que falta roda com a decisão de replay de
+// entry. A resposta (reply: sem <think>, com o custo de todas as tentativas do
+// passo) e a nota (note: com budget se traz o aviso de orçamento pela primeira
+// vez no turno) vão ao journal antes do histórico. Um registro que falha para
+// o turno em journal: a resposta não entra, as chamadas sem resultado recebem
+// o "cancelado" e nada mais é gravado.
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                      const ToolBox& tools, Trace& trace, TurnState state, const Entry& entry) {
   const TracedBrakes brakes = brakes_for(config, trace);
