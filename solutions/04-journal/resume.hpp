@@ -160,7 +160,7 @@ Replay decide_edit(const EditKey& key, std::string_view path, const FileSnapshot
 //   content sem o tamanho e o CRC-32C da chave: unknown,
 //     "append_file: os argumentos não batem com a chave da intenção"
 //   agora == a: run, "append_file: P tem o tamanho de antes (B(a)); o texto não entrou"
-//   agora == d, file.offset == a e file.bytes == content: done, com o
+//   agora == d e o arquivo, a partir de a, é exatamente o texto: done, com o
 //     resultado que a ferramenta teria dado (appended_text, de hz/tools.hpp) e
 //     "append_file: P tem o tamanho de antes mais o texto (a + B(n)) e termina "
 //     "com ele; o texto já entrou"
