@@ -306,17 +306,7 @@ TEST_CASE("--system-prompt troca o prompt de sistema") {
   CHECK(bodies[0]["messages"] == sent);
 }
 
-namespace {
-
-std::size_t count_of(const std::string& text, const std::string& piece) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("--context-window avisa uma vez só quando um pedido chega perto da janela") {
   // Os pedidos da segunda-feira vão de ~800 a ~1600 tokens (bytes / 4): com uma
@@ -326,7 +316,8 @@ TEST_CASE("--context-window avisa uma vez só quando um pedido chega perto da ja
   CAPTURE(result.err);
   CHECK(result.exit_code == 0);
   CHECK_FALSE(result.out.empty());
-  CHECK(count_of(result.err, "⚠ janela de contexto: este pedido tem cerca de ") == 1);
+  CHECK(hz::testing::occurrences(result.err, "⚠ janela de contexto: este pedido tem cerca de ") ==
+        1);
   CHECK(contains(result.err, "% da janela do modelo (1000 tokens).\n"));
   CHECK(contains(result.err, "OLLAMA_CONTEXT_LENGTH=32768 ollama serve"));
   // O aviso sai antes da resposta que estourou, e o turno segue até o fim.
@@ -453,12 +444,6 @@ ProcessResult run_stage_with_stdout(const std::string& redirect, std::vector<std
   return hz::testing::run_program(args, "", {"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "NO_COLOR=1"});
 }
 
-std::size_t occurrences(const std::string& text, const std::string& piece) {
-  std::size_t count = 0;
-  for (auto at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) ++count;
-  return count;
-}
-
 }  // namespace
 
 TEST_CASE("resposta que não chega ao stdout termina com 1 e aviso em stderr") {
@@ -471,8 +456,9 @@ TEST_CASE("resposta que não chega ao stdout termina com 1 e aviso em stderr") {
                    dir.path().string(), "--prompt", "oi", "--trace", (dir / "t.jsonl").string()});
     CAPTURE(result.err);
     CHECK(result.exit_code == 1);
-    CHECK(occurrences(result.err,
-                      "hz-01-loop: não foi possível escrever a resposta na saída padrão\n") == 1);
+    CHECK(hz::testing::occurrences(
+              result.err, "hz-01-loop: não foi possível escrever a resposta na saída padrão\n") ==
+          1);
     CHECK(model.request_bodies().size() == 1);
     // Com o stdout fechado, o trace abre com o número 1: a resposta não pode ir parar nele.
     CHECK_FALSE(contains(dir.read("t.jsonl"), "pronto\n"));
@@ -490,7 +476,7 @@ TEST_CASE("--trace que não pode ser escrito avisa uma vez e termina com 1") {
   CHECK(contains(result.err,
                  "aviso: não foi possível gravar o trace em /dev/full: No space left on device; "
                  "os eventos seguintes não serão gravados\n"));
-  CHECK(occurrences(result.err, "não foi possível gravar o trace") == 1);
+  CHECK(hz::testing::occurrences(result.err, "não foi possível gravar o trace") == 1);
 }
 
 TEST_CASE("resposta, cenário e falhas do mock chegam ao terminal sem controles crus") {

@@ -22,15 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-int occurrences(const std::string& text, const std::string& piece) {
-  int count = 0;
-  for (std::size_t at = text.find(piece); at != std::string::npos;
-       at = text.find(piece, at + piece.size())) {
-    ++count;
-  }
-  return count;
-}
-
 const std::vector<std::string> kCleanEnv{"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "NO_COLOR=1"};
 
 // Roda hz-03-repetition-detector sem herdar um endpoint do ambiente.
@@ -49,7 +40,9 @@ std::string last_line(const std::string& text) {
 }
 
 // As chamadas ao modelo que o trace humano mostra.
-int model_calls(const std::string& err) { return occurrences(err, "→ modelo: chamada "); }
+int model_calls(const std::string& err) {
+  return static_cast<int>(hz::testing::occurrences(err, "→ modelo: chamada "));
+}
 
 const std::string kWarning =
     "  ⚠ repetição: run_shell 3 vezes com o mesmo resultado; aviso ao modelo (se repetir, o "
@@ -76,7 +69,7 @@ TEST_CASE("a quarta-feira para em repetition, código 7, na 4ª chamada ao model
                                  "run_shell 3 vezes"));
   CHECK(contains(result.err, "  ↻ run_shell: repetição 4/3 (mesma chamada, mesmo resultado)\n" +
                                  kStop + "■ desfecho: repetition · 4 chamadas ao modelo"));
-  CHECK(occurrences(result.err, "⚠ repetição") == 2);
+  CHECK(hz::testing::occurrences(result.err, "⚠ repetição") == 2);
   CHECK(contains(last_line(result.err), "■ desfecho: repetition · 4 chamadas ao modelo · "));
 }
 
@@ -177,7 +170,7 @@ TEST_CASE("no chat, uma mensagem nova do usuário começa o detector do zero") {
   CHECK(result.exit_code == 0);
   CHECK(result.out == "Falhou duas vezes.\nFalhou de novo.\n");
   CHECK(model.failures().empty());
-  CHECK(occurrences(result.err, "↻ run_shell: repetição") == 1);
+  CHECK(hz::testing::occurrences(result.err, "↻ run_shell: repetição") == 1);
   CHECK_FALSE(contains(result.err, "⚠ repetição"));
   const std::vector<json> bodies = model.request_bodies();
   REQUIRE(bodies.size() == 5);

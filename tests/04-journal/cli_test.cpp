@@ -26,15 +26,6 @@ using hz::testing::TempDir;
 
 namespace {
 
-int occurrences(const std::string& text, const std::string& piece) {
-  int count = 0;
-  for (std::size_t at = text.find(piece); at != std::string::npos;
-       at = text.find(piece, at + piece.size())) {
-    ++count;
-  }
-  return count;
-}
-
 const std::string kAnswer = "Pronto: anotei que a migração começou e a versão agora é 2.\n";
 const std::string kNotes = "# notas da migração\n- a migração começou\n";
 const std::string kConfig = "versao = 2\n";
@@ -386,7 +377,7 @@ TEST_CASE("o orçamento sobrevive à retomada: uma queda não zera o gasto") {
   CAPTURE(resumed.err);
   CHECK(resumed.exit_code == 4);
   CHECK(contains(resumed.err, "gasto da conversa: US$ 0.00235;"));
-  CHECK(occurrences(resumed.err, "→ modelo: chamada") == 0);
+  CHECK(hz::testing::occurrences(resumed.err, "→ modelo: chamada") == 0);
   CHECK(journaled_state(w).history == journaled_state(plain).history);
   CHECK(journaled_state(w).spent == 2350);
 }
@@ -400,7 +391,7 @@ TEST_CASE("o limite de chamadas do turno sobrevive à retomada") {
   const ProcessResult resumed = resume(w, "", "notes", two);
   CAPTURE(resumed.err);
   CHECK(resumed.exit_code == 3);
-  CHECK(occurrences(resumed.err, "→ modelo: chamada") == 0);
+  CHECK(hz::testing::occurrences(resumed.err, "→ modelo: chamada") == 0);
   CHECK(journaled_state(w).history == journaled_state(plain).history);
 }
 

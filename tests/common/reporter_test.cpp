@@ -18,14 +18,6 @@ using hz::testing::ProcessResult;
 
 namespace {
 
-std::size_t reporter_count(const std::string& text, const std::string& piece) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
 // O caso de teste do exemplo, com HZ_TEST_OUTPUT_DIR e HZ_TEST_OUTPUT dados
 // (vazios: como se não existissem, mesmo que o ctest os ponha neste teste).
 ProcessResult run_sample(const std::string& test_case, const std::string& output_dir,
@@ -42,7 +34,7 @@ TEST_CASE("100 falhas grandes: a tela mostra 3, e a saída inteira vai para um a
   const ProcessResult r = run_sample("muitas falhas grandes", (dir / "saidas").string());
   CHECK(r.exit_code == 1);
   CHECK(r.out.size() < 20 * 1024);
-  CHECK(reporter_count(r.out, "ERROR: CHECK(") == 3);
+  CHECK(hz::testing::occurrences(r.out, "ERROR: CHECK(") == 3);
   CHECK(contains(r.out,
                  "[hz] saída cortada: um teste que falha mostra as 3 primeiras "
                  "verificações que falharam, até 16 KB; neste, 100 falharam, e "));
@@ -56,7 +48,7 @@ TEST_CASE("100 falhas grandes: a tela mostra 3, e a saída inteira vai para um a
   CHECK(contains(r.out, files[0].string() + "\n"));
   CHECK(files[0].filename().string().rfind("muitas-falhas-grandes-", 0) == 0);
   const std::string full = dir.read("saidas/" + files[0].filename().string());
-  CHECK(reporter_count(full, "ERROR: CHECK(") == 100);
+  CHECK(hz::testing::occurrences(full, "ERROR: CHECK(") == 100);
   CHECK(contains(full, "i := 99"));
 }
 
@@ -75,7 +67,7 @@ TEST_CASE("uma falha maior que o teto é cortada nele, sem partir um caractere")
 TEST_CASE("sem pasta para a saída inteira, o aviso diz como vê-la") {
   const ProcessResult r = run_sample("muitas falhas grandes", "");
   CHECK(r.exit_code == 1);
-  CHECK(reporter_count(r.out, "ERROR: CHECK(") == 3);
+  CHECK(hz::testing::occurrences(r.out, "ERROR: CHECK(") == 3);
   CHECK(contains(r.out,
                  "[hz] para ver a saída inteira, rode de novo com HZ_TEST_OUTPUT=inteira "
                  "no ambiente\n"));
@@ -85,7 +77,7 @@ TEST_CASE("HZ_TEST_OUTPUT=inteira mostra tudo, sem aviso") {
   hz::testing::TempDir dir;
   const ProcessResult r = run_sample("muitas falhas grandes", dir.path().string(), "inteira");
   CHECK(r.exit_code == 1);
-  CHECK(reporter_count(r.out, "ERROR: CHECK(") == 100);
+  CHECK(hz::testing::occurrences(r.out, "ERROR: CHECK(") == 100);
   CHECK_FALSE(contains(r.out, "[hz]"));
   CHECK(fs::is_empty(dir.path()));
 }
@@ -94,7 +86,7 @@ TEST_CASE("poucas falhas, um stub e um teste que passa: nada é cortado") {
   hz::testing::TempDir dir;
   const ProcessResult two = run_sample("duas falhas pequenas", dir.path().string());
   CHECK(two.exit_code == 1);
-  CHECK(reporter_count(two.out, "ERROR: CHECK(") == 2);
+  CHECK(hz::testing::occurrences(two.out, "ERROR: CHECK(") == 2);
   CHECK_FALSE(contains(two.out, "[hz]"));
   const ProcessResult stub = run_sample("stub", dir.path().string());
   CHECK(stub.exit_code == 1);

@@ -73,6 +73,14 @@ TEST_CASE("run_program devolve 127 quando o executável não existe") {
   CHECK(result.err == "run_program: execve falhou\n");
 }
 
+TEST_CASE("occurrences conta o trecho sem sobreposição") {
+  using hz::testing::occurrences;
+  CHECK(occurrences("aaaa", "aa") == 2);
+  CHECK(occurrences("⚠ um\n⚠ dois\n", "⚠") == 2);
+  CHECK(occurrences("nada aqui", "⚠") == 0);
+  CHECK(occurrences("", "x") == 0);
+}
+
 TEST_CASE("contains vale como bool e, numa falha, mostra o trecho e o texto em que não apareceu") {
   using hz::testing::contains;
   CHECK(static_cast<bool>(contains("você> oi\n", "você> oi")));

@@ -118,6 +118,15 @@ TextSearch contains(std::string_view text, std::string_view piece) {
   return {std::string(text), std::string(piece), text.find(piece) != std::string_view::npos};
 }
 
+std::size_t occurrences(std::string_view text, std::string_view piece) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(piece); at != std::string_view::npos;
+       at = text.find(piece, at + piece.size())) {
+    ++count;
+  }
+  return count;
+}
+
 std::ostream& operator<<(std::ostream& out, const TextSearch& search) {
   constexpr std::size_t kShown = 4000;  // bytes do texto numa falha
   // testing::, não quoted solto: com std::string, o ADL acharia std::quoted.

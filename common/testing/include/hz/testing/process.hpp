@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -54,6 +55,9 @@ struct TextSearch {
   operator bool() const { return found; }  // NOLINT(google-explicit-constructor)
 };
 TextSearch contains(std::string_view text, std::string_view piece);
+// Quantas vezes o trecho aparece no texto, sem sobreposição ("aa" em
+// "aaaa": 2). Para uma mensagem que deve sair uma vez só, ou nenhuma.
+std::size_t occurrences(std::string_view text, std::string_view piece);
 // "\"trecho\" não aparece em \"texto\"" (ou "aparece em", para um CHECK_FALSE),
 // com o texto entre aspas e escapado; um texto longo sai cortado no meio.
 std::ostream& operator<<(std::ostream& out, const TextSearch& search);
