@@ -166,7 +166,6 @@ function(hz_add_stage stage)
   # que o cabeçalho pré-compilado poupa (cada arquivo leria o nlohmann/json).
   if(track STREQUAL "exercises" OR NOT HZ_UNITY)
     hz_pch(${HZ_STAGE_CORE} plain)
-    hz_pch_only_json(${HZ_STAGE_CORE} ${core_dir})
   else()
     hz_unity(${HZ_STAGE_CORE})
   endif()

@@ -73,63 +73,6 @@ function(hz_pch target group)
   endif()
 endfunction()
 
-# hz_pch_only_json(alvo pasta): os .cpp do alvo que não chegam ao
-# nlohmann/json (nem pelos cabeçalhos do projeto que incluem) compilam sem o
-# cabeçalho pré-compilado. Carregar o .gch custa 1,7 s a cada arquivo; o
-# think.cpp da etapa 01, que só mexe em texto, compila em 0,7 s sem ele e em
-# 1,9 s com ele. Conferido na configuração: um #include novo só muda a
-# velocidade até a próxima, nunca o resultado (todo arquivo inclui o que usa).
-function(hz_pch_only_json target dir)
-  if(NOT HZ_PCH)
-    return()
-  endif()
-  get_target_property(sources ${target} SOURCES)
-  foreach(source IN LISTS sources)
-    if(NOT source MATCHES "\\.cpp$")
-      continue()
-    endif()
-    if(NOT IS_ABSOLUTE "${source}")
-      set(source "${dir}/${source}")
-    endif()
-    hz_reaches_json("${source}" "${dir}" reaches)
-    if(NOT reaches)
-      set_source_files_properties("${source}" TARGET_DIRECTORY ${target}
-                                  PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
-    endif()
-  endforeach()
-endfunction()
-
-# hz_reaches_json(arquivo pasta var): var fica TRUE se o arquivo, ou um
-# cabeçalho entre aspas que ele inclua (da pasta do núcleo ou de
-# common/include, seguidos um a um), inclui <nlohmann/json.hpp>.
-function(hz_reaches_json file dir out)
-  set(pending "${file}")
-  set(seen "")
-  while(pending)
-    list(POP_FRONT pending current)
-    if(current IN_LIST seen)
-      continue()
-    endif()
-    list(APPEND seen "${current}")
-    file(STRINGS "${current}" includes REGEX "^[ \t]*#[ \t]*include")
-    foreach(line IN LISTS includes)
-      if(line MATCHES "nlohmann/")
-        set(${out} TRUE PARENT_SCOPE)
-        return()
-      endif()
-      if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
-        foreach(base "${dir}" "${PROJECT_SOURCE_DIR}/common/include")
-          if(EXISTS "${base}/${CMAKE_MATCH_1}")
-            list(APPEND pending "${base}/${CMAKE_MATCH_1}")
-            break()
-          endif()
-        endforeach()
-      endif()
-    endforeach()
-  endwhile()
-  set(${out} FALSE PARENT_SCOPE)
-endfunction()
-
 # Build em unidade (HZ_UNITY, ligado por padrão): o CMake junta os .cpp de um
 # alvo em lotes e compila cada lote como um arquivo só. O que custa caro num
 # teste não é ler os cabeçalhos, é instanciar de novo os mesmos templates

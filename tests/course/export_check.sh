@@ -51,8 +51,6 @@ function(hz_pch)
 endfunction()
 function(hz_unity)
 endfunction()
-function(hz_pch_only_json)
-endfunction()
 hz_add_stage(01-x)
 CM
   write_core "$p/exercises/01-x"
