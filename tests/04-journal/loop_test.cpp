@@ -173,6 +173,43 @@ std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// As primeiras `keep` linhas do journal: onde um kill -9 teria parado.
+std::string prefix(const std::vector<std::string>& lines, std::size_t keep) {
+  std::string bytes;
+  for (std::size_t i = 0; i < keep; ++i) bytes += lines[i];
+  return bytes;
+}
+
+// Um processo novo que retoma o journal em path: Journal::resume,
+// rebuild_state e resume_turn, com o orçamento já gasto recarregado.
+struct Resumed {
+  hz::ResumeState state;
+  hz::TurnResult result;
+  std::vector<Message> history;
+  std::vector<json> events;  // o trace do processo novo
+  hz::Micros spent = 0;      // o que o orçamento registra no fim
+};
+
+Resumed resume_from(const std::filesystem::path& path, std::string_view scenario,
+                    hz::Micros ceiling = 0) {
+  auto resumed = hz::Journal::resume(path);
+  REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
+  auto state = hz::rebuild_state(resumed->records);
+  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
+  Rig rig(scenario);
+  hz::Budget budget = ceiling > 0 ? hz::Budget(ceiling) : hz::Budget();
+  budget.charge(state->spent);
+  rig.config.budget = &budget;
+  rig.config.journal = &resumed->journal;
+  Resumed out;
+  out.state = *state;
+  out.result =
+      hz::resume_turn(out.history, *state, rig.config, rig.client, rig.box, rig.recorded.trace());
+  out.events = rig.recorded.events();
+  out.spent = budget.spent();
+  return out;
+}
+
 constexpr std::string_view kRefusal = "journal j.jsonl: o disco recusou o registro (teste)";
 
 // Na frente do journal de verdade: recusa o registro número `refuse` que o
@@ -337,27 +374,15 @@ TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem que
     // Do user (o turno aberto) até antes do turn_end: cada ponto em que um kill -9 cabe.
     for (std::size_t keep = 2; keep < lines.size(); ++keep) {
       CAPTURE(keep);
-      const std::filesystem::path path = dir / ("prefixo-" + std::to_string(keep) + ".jsonl");
-      std::string bytes;
-      for (std::size_t i = 0; i < keep; ++i) bytes += lines[i];
-      dir.write(path.filename().string(), bytes);
-      auto resumed = hz::Journal::resume(path);
-      REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
-      auto state = hz::rebuild_state(resumed->records);
-      REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
-      Rig rig(scenario);
-      hz::Budget budget = ceiling > 0 ? hz::Budget(ceiling) : hz::Budget();
-      budget.charge(state->spent);
-      rig.config.budget = &budget;
-      rig.config.journal = &resumed->journal;
-      std::vector<Message> history;
-      const hz::TurnResult result =
-          hz::resume_turn(history, *state, rig.config, rig.client, rig.box, rig.recorded.trace());
-      CHECK(result.outcome == done.result.outcome);
-      CHECK(result.model_calls == done.result.model_calls);
-      CHECK(result.cost_micros == done.result.cost_micros);
-      CHECK(history == done.history);
-      CHECK(budget.spent() == done.result.cost_micros);
+      const std::string name = "prefixo-" + std::to_string(keep) + ".jsonl";
+      dir.write(name, prefix(lines, keep));
+      const std::filesystem::path path = dir / name;
+      const Resumed resumed = resume_from(path, scenario, ceiling);
+      CHECK(resumed.result.outcome == done.result.outcome);
+      CHECK(resumed.result.model_calls == done.result.model_calls);
+      CHECK(resumed.result.cost_micros == done.result.cost_micros);
+      CHECK(resumed.history == done.history);
+      CHECK(resumed.spent == done.result.cost_micros);
       CHECK(read_file(path) == read_file(dir / "inteiro.jsonl"));  // o mesmo journal, byte a byte
     }
   }
@@ -371,24 +396,16 @@ TEST_CASE("retomado de cada prefixo, o trace conta uma vez o que o detector viu 
   const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));
   for (std::size_t keep = 2; keep < lines.size(); ++keep) {
     CAPTURE(keep);
-    std::string bytes;
-    for (std::size_t i = 0; i < keep; ++i) bytes += lines[i];
     const std::string name = "prefixo-" + std::to_string(keep) + ".jsonl";
-    dir.write(name, bytes);
-    auto resumed = hz::Journal::resume(dir / name);
-    REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
-    auto state = hz::rebuild_state(resumed->records);
-    REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
-    Rig rig(kParallel);
-    rig.config.journal = &resumed->journal;
-    std::vector<Message> history;
-    hz::resume_turn(history, *state, rig.config, rig.client, rig.box, rig.recorded.trace());
+    dir.write(name, prefix(lines, keep));
+    const Resumed resumed = resume_from(dir / name, kParallel);
     // Os passos que a política já respondeu voltam à janela sem evento; os
     // que o processo novo pergunta (a partir do passo em que ele entra),
     // com os mesmos eventos do turno sem queda.
-    const bool decided = state->next == hz::NextStep::call_model && state->last_step_decided;
-    const int from = state->model_calls + (decided ? 1 : 0);
-    CHECK(repetition_events(rig.recorded.events()) == repetition_events(done.events, from));
+    const hz::ResumeState& state = resumed.state;
+    const bool decided = state.next == hz::NextStep::call_model && state.last_step_decided;
+    const int from = state.model_calls + (decided ? 1 : 0);
+    CHECK(repetition_events(resumed.events) == repetition_events(done.events, from));
   }
 }
 
@@ -397,16 +414,8 @@ TEST_CASE(
   hz::testing::TempDir dir;
   uninterrupted(kTwoSteps, dir / "inteiro.jsonl");
   const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));
-  dir.write("p.jsonl", lines[0] + lines[1] + lines[2] + lines[3]);  // até a 1ª intenção
-  auto resumed = hz::Journal::resume(dir / "p.jsonl");
-  REQUIRE_MESSAGE(resumed.ok(), hz::testing::refusal(resumed));
-  auto state = hz::rebuild_state(resumed->records);
-  REQUIRE_MESSAGE(state.ok(), hz::testing::refusal(state));
-  Rig rig(kTwoSteps);
-  rig.config.journal = &resumed->journal;
-  std::vector<Message> history;
-  hz::resume_turn(history, *state, rig.config, rig.client, rig.box, rig.recorded.trace());
-  const std::vector<json> events = rig.recorded.events();
+  dir.write("p.jsonl", prefix(lines, 4));  // até a 1ª intenção
+  const std::vector<json> events = resume_from(dir / "p.jsonl", kTwoSteps).events;
   REQUIRE(!events.empty());
   CHECK(without_times(events.front()) ==
         json{{"event", "journal_resume"},
