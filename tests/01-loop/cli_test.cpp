@@ -306,8 +306,6 @@ TEST_CASE("--system-prompt troca o prompt de sistema") {
   CHECK(bodies[0]["messages"] == sent);
 }
 
-namespace {}  // namespace
-
 TEST_CASE("--context-window avisa uma vez só quando um pedido chega perto da janela") {
   // Os pedidos da segunda-feira vão de ~800 a ~1600 tokens (bytes / 4): com uma
   // janela de 1000, do segundo em diante todos passam de 80%.

@@ -79,6 +79,7 @@ TEST_CASE("occurrences conta o trecho sem sobreposição") {
   CHECK(occurrences("⚠ um\n⚠ dois\n", "⚠") == 2);
   CHECK(occurrences("nada aqui", "⚠") == 0);
   CHECK(occurrences("", "x") == 0);
+  CHECK(occurrences("abc", "") == 0);  // e termina
 }
 
 TEST_CASE("contains vale como bool e, numa falha, mostra o trecho e o texto em que não apareceu") {

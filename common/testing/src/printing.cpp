@@ -119,6 +119,7 @@ TextSearch contains(std::string_view text, std::string_view piece) {
 }
 
 std::size_t occurrences(std::string_view text, std::string_view piece) {
+  if (piece.empty()) return 0;  // "" está em toda parte: contar não terminaria
   std::size_t count = 0;
   for (std::size_t at = text.find(piece); at != std::string_view::npos;
        at = text.find(piece, at + piece.size())) {

@@ -56,7 +56,8 @@ struct TextSearch {
 };
 TextSearch contains(std::string_view text, std::string_view piece);
 // Quantas vezes o trecho aparece no texto, sem sobreposição ("aa" em
-// "aaaa": 2). Para uma mensagem que deve sair uma vez só, ou nenhuma.
+// "aaaa": 2; um trecho vazio: 0). Para uma mensagem que deve sair uma vez só,
+// ou nenhuma.
 std::size_t occurrences(std::string_view text, std::string_view piece);
 // "\"trecho\" não aparece em \"texto\"" (ou "aparece em", para um CHECK_FALSE),
 // com o texto entre aspas e escapado; um texto longo sai cortado no meio.
