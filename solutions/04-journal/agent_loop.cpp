@@ -99,13 +99,13 @@ void wait_to_retry(const LoopConfig& config, const Brakes& brakes, const TurnSta
   clock_of(config).sleep_for(delay);
 }
 
-// Grava rec no journal, se houver. Falso: falhou, e state.error diz por quê.
-bool journaled(const LoopConfig& config, TurnState& state, const nlohmann::json& rec) {
+// O passo que grava: todo registro do turno entra no journal (se houver) por
+// aqui, e só aqui. Falso: não gravou, e state.error diz por quê.
+bool record(const LoopConfig& config, TurnState& state, const nlohmann::json& rec) {
   if (config.journal == nullptr) return true;
   Result<std::int64_t> seq = config.journal->append(rec);
-  if (seq) return true;
-  state.error = seq.error().message;
-  return false;
+  if (!seq) state.error = seq.error().message;
+  return seq.ok();
 }
 
 // Por que uma ferramenta não rodou, para o modelo ler na próxima chamada.
@@ -135,8 +135,8 @@ void skip_tools(std::vector<Message>& history, const std::vector<ToolCall>& call
     history.push_back(Message::tool(
         calls[i].id, "cancelado: " + stop_reason(outcome) + " antes de esta ferramenta rodar"));
     journal_ok = journal_ok &&
-                 journaled(config, state,
-                           result_record(calls[i].id, ToolOutput::failure(history.back().content)));
+                 record(config, state,
+                        result_record(calls[i].id, ToolOutput::failure(history.back().content)));
     trace.emit({{"event", "tool_skipped"},
                 {"turn", turn},
                 {"call_id", calls[i].id},
@@ -186,8 +186,8 @@ TurnResult finish(Outcome outcome, std::string final_text, TurnState& state,
                   const LoopConfig& config, Trace& trace) {
   // O turn_end fecha o turno no journal; sem ele, a retomada continuaria o turno.
   if (outcome != Outcome::journal &&
-      !journaled(config, state,
-                 turn_end_record(to_string(outcome), state.model_calls, state.cost_micros))) {
+      !record(config, state,
+              turn_end_record(to_string(outcome), state.model_calls, state.cost_micros))) {
     outcome = Outcome::journal;
     final_text.clear();
   }
@@ -213,6 +213,33 @@ TurnResult finish(Outcome outcome, std::string final_text, TurnState& state,
   return result;
 }
 // end-listing: helpers
+
+// listing: journaled-tool
+// Uma chamada do passo: a intenção gravada ANTES da ferramenta, depois o efeito
+// e o resultado. Na retomada (replay) a intenção já está gravada, e a decisão
+// dela diz se a ferramenta roda (run) ou não (done, unknown). Falso: o journal falhou.
+bool run_call(std::vector<Message>& history, const ToolCall& call, const Entry& entry,
+              const ToolBox& tools, const LoopConfig& config, TurnState& state, Trace& trace,
+              int turn) {
+  const Replay* replay = entry.replay_for(turn, call.id);
+  if (config.journal == nullptr) {
+    history.push_back(run_tool(call, tools, trace, turn).message);
+    return true;
+  }
+  if (replay == nullptr &&
+      !record(config, state, intent_record(intent_for(call, tools, config.workspace)))) {
+    return false;
+  }
+  ToolResult result = replay == nullptr || replay->kind == Replay::Kind::run
+                          ? run_tool(call, tools, trace, turn)
+                          : tool_result(call, replay->result, tools.max_output_bytes());
+  if (!record(config, state, result_record(call.id, {result.ok, result.message.content}))) {
+    return false;
+  }
+  history.push_back(std::move(result.message));
+  return true;
+}
+// end-listing: journaled-tool
 
 }  // namespace
 
@@ -324,45 +351,7 @@ ToolResult run_tool(const ToolCall& call, const ToolBox& tools, Trace& trace, in
 }
 // end-listing: run-tool
 
-namespace {
-
-// listing: journaled-tool
-// Uma chamada do passo: a intenção gravada ANTES da ferramenta, depois o efeito
-// e o resultado. Na retomada (replay) a intenção já está gravada, e a decisão
-// dela diz se a ferramenta roda (run) ou não (done, unknown). Falso: o journal falhou.
-bool run_call(std::vector<Message>& history, const ToolCall& call, const Replay* replay,
-              const ToolBox& tools, const LoopConfig& config, TurnState& state, Trace& trace,
-              int turn) {
-  if (config.journal == nullptr) {
-    history.push_back(run_tool(call, tools, trace, turn).message);
-    return true;
-  }
-  if (replay == nullptr &&
-      !journaled(config, state, intent_record(intent_for(call, tools, config.workspace)))) {
-    return false;
-  }
-  ToolResult result = replay == nullptr || replay->kind == Replay::Kind::run
-                          ? run_tool(call, tools, trace, turn)
-                          : tool_result(call, replay->result, tools.max_output_bytes());
-  if (!journaled(config, state, result_record(call.id, {result.ok, result.message.content}))) {
-    return false;
-  }
-  history.push_back(std::move(result.message));
-  return true;
-}
-// end-listing: journaled-tool
-
 // listing: run-turn
-// O laço de run_turn e de resume_turn: o da etapa 03, entrando por entry
-// (resume.hpp). finish: só fecha o turno (success, com o texto da última
-// mensagem). call_model: o passo entry.call desde a chamada ao modelo.
-// run_tools e decide: o passo entry.call já tem a resposta e os primeiros
-// resultados (state); cada chamada que falta roda com a decisão de replay de
-// entry. A resposta (reply: sem <think>, com o custo de todas as tentativas do
-// passo) e a nota (note: com budget se traz o aviso de orçamento pela primeira
-// vez no turno) vão ao journal antes do histórico. Um registro que falha para
-// o turno em journal: a resposta não entra, as chamadas sem resultado recebem
-// o "cancelado" e nada mais é gravado.
 TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                      const ToolBox& tools, Trace& trace, TurnState state, const Entry& entry) {
   const TracedBrakes brakes = brakes_for(config, trace);
@@ -380,8 +369,7 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
         call_with_retry(history, config, model, tools, trace, turn, brakes, state);
     if (!reply) return end(reply.error());  // nada da tentativa entra no histórico
     Message message = without_think(reply->message);
-    if (!journaled(config, state,
-                   reply_record(message, reply->usage, state.cost_micros - before))) {
+    if (!record(config, state, reply_record(message, reply->usage, state.cost_micros - before))) {
       return end(Outcome::journal);  // a resposta não entra: o histórico segue válido
     }
     history.push_back(std::move(message));
@@ -405,9 +393,7 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
         skip_tools(history, state.last_calls, i, *stop, trace, turn, config, state);
         return end(*stop);
       }
-      const ToolCall& call = state.last_calls[i];
-      if (!run_call(history, call, entry.replay_for(turn, call.id), tools, config, state, trace,
-                    turn)) {
+      if (!run_call(history, state.last_calls[i], entry, tools, config, state, trace, turn)) {
         skip_tools(history, state.last_calls, i, Outcome::journal, trace, turn, config, state);
         return end(Outcome::journal);
       }
@@ -418,8 +404,7 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
     const bool budget_note = decision.memory.budget_noted && !state.memory.budget_noted;
     state.memory = decision.memory;  // a política responde; o loop registra
     if (decision.kind == Decision::Kind::proceed_with_note) {
-      if (!journaled(config, state,
-                     note_record(decision.note, decision.note_call_id, budget_note))) {
+      if (!record(config, state, note_record(decision.note, decision.note_call_id, budget_note))) {
         return end(Outcome::journal);
       }
       add_note(history, decision, trace, turn);
@@ -430,8 +415,6 @@ TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, Ch
   // end-listing: loop
 }
 // end-listing: run-turn
-
-}  // namespace
 
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
                     const ToolBox& tools, Trace& trace) {

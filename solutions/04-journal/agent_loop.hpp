@@ -134,6 +134,21 @@ TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
                        Trace& trace);
 // end-listing: resume-turn
 
+// listing: run-steps
+// Etapa 04: o laço de run_turn e de resume_turn, o da etapa 03 entrando por
+// entry (resume.hpp). finish: só fecha o turno (success, com o texto da
+// última mensagem). call_model: o passo entry.call desde a chamada ao modelo.
+// run_tools e decide: o passo entry.call já tem a resposta e os primeiros
+// resultados (state); cada chamada que falta roda com a decisão de replay de
+// entry. A resposta (reply: sem <think>, com o custo de todas as tentativas
+// do passo) e a nota (note: com budget se traz o aviso de orçamento pela
+// primeira vez no turno) vão ao journal antes do histórico. Um registro que
+// falha para o turno em journal: a resposta não entra, as chamadas sem
+// resultado recebem o "cancelado" e nada mais é gravado.
+TurnResult run_steps(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
+                     const ToolBox& tools, Trace& trace, TurnState state, const Entry& entry);
+// end-listing: run-steps
+
 // Os passos do protocolo que run_turn encadeia, públicos para que cada um seja
 // lido (e testado) sozinho. `turn` é a chamada ao modelo em curso (1, 2, ...).
 
