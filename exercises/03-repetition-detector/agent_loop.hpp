@@ -88,8 +88,10 @@ class ProviderFailure : public std::runtime_error {
 // da decisão vão para o trace antes de qualquer outra coisa, e a memória da
 // decisão vira a do turno (TurnState::memory). A memória (e com
 // ela a janela do detector de repetição, com config.repetition) vale por um
-// turno: uma mensagem nova do usuário é um run_turn novo, com a janela vazia. Se o turno
-// para no meio de um passo, toda tool call que já está no histórico recebe a
+// turno: uma mensagem nova do usuário é um run_turn novo, com a janela vazia.
+// Uma resposta sem tool calls fecha o turno em success sem perguntar aos
+// freios: ela já chegou e já foi paga, mesmo que tenha passado do teto. Se o
+// turno para no meio de um passo, toda tool call que já está no histórico recebe a
 // sua mensagem tool ("cancelado: ..."), e uma resposta que não chegou inteira
 // nunca entra: o próximo pedido da conversa é válido. Nada lança daqui.
 TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, ChatModel& model,
@@ -113,9 +115,9 @@ CallOptions call_options(const LoopConfig& config,
 // model_response {turn, tool_calls, finish_reason, usage {prompt_tokens,
 // completion_tokens}, cost_usd, estimated}. A resposta volta com o uso que a
 // conta paga (billable_usage: o informado, o total pelo preço mais caro ou a
-// estimativa pelos bytes), e é por ele o custo. Se o cliente
-// mudou de caminho (ChatReply::fallback não vazio), emite antes
-// stream_fallback {turn, reason}. Lança ProviderFailure se a chamada falhar
+// estimativa pelos bytes), e é por ele o custo. Se o cliente mudou de
+// caminho (ChatReply::fallback não vazio), stream_fallback {turn, reason}
+// vem logo antes do model_response. Lança ProviderFailure se a chamada falhar
 // (sem emitir model_response).
 ChatReply call_model(const std::vector<Message>& history, const LoopConfig& config,
                      ChatModel& model, const ToolBox& tools, Trace& trace, int turn,
@@ -139,7 +141,8 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 // sai soma 1 a state.retries (a que um freio impediu depois da espera não
 // conta). Eventos: model_error {turn, attempt, kind, status, message,
 // billed, cost_usd} a cada falha e retry {turn, attempt, delay_ms, status,
-// reason} antes de cada nova tentativa. Esgotadas as tentativas (ou numa
+// reason} antes de cada nova tentativa; attempt conta as tentativas do passo
+// a partir de 1 (no retry, a que vai sair). Esgotadas as tentativas (ou numa
 // falha que não vale repetir): provider_error, com a mensagem em state.error.
 Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
                                            const LoopConfig& config, ChatModel& model,

@@ -45,7 +45,8 @@ bool is_retryable(const ModelError& error);
 // cada uma das seguintes, nunca mais que max_delay; o sorteio random01 (em
 // [0, 1)) a encurta em até um quarto, nunca a alonga, e o resultado é um
 // número inteiro de milissegundos, arredondado para baixo. Nenhum retry_index
-// (até INT_MAX) estoura a conta.
+// (até INT_MAX) estoura a conta. Pré-condição: retry_index >= 0 e
+// 0 < initial_delay <= max_delay.
 std::chrono::milliseconds backoff_delay(int retry_index, std::optional<double> retry_after,
                                         const RetryPolicy& policy, double random01);
 // end-listing: backoff-delay

@@ -272,6 +272,21 @@ TEST_CASE("o orçamento esgotado pela resposta do último passo vence max_turns"
   CHECK(hz::to_string(result.outcome) == "budget");
 }
 
+TEST_CASE("a resposta final que passa do teto fecha o turno em success: já chegou e já foi paga") {
+  LoopRig rig(R"({"name": "cara", "steps": [
+    {"content": "pronto", "usage": {"prompt_tokens": 12000, "completion_tokens": 300}}]})");
+  rig.budget = hz::Budget(10'000);  // US$ 0.01; a resposta custa 26400 micro-dólares
+  rig.config.prices = prices("2.00", "8.00");
+  const hz::TurnResult result = rig.turn("responda");
+  CHECK(hz::to_string(result.outcome) == "success");
+  CHECK(result.final_text == "pronto");
+  CHECK(rig.history.back() == Message::assistant("pronto"));
+  CHECK(usd(rig.budget.spent()) == usd(26'400));
+  CHECK(rig.budget.exhausted());
+  CHECK(turn_end_difference(rig.events(), {{"event", "turn_end"}, {"outcome", "success"}}) ==
+        "iguais");
+}
+
 TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próximo pedido vale") {
   LoopRig rig(R"({"name": "ctrl-c", "steps": [
     {"tool_calls": [{"id": "a", "name": "echo", "arguments": {"text": "um"}},
