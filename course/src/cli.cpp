@@ -950,6 +950,13 @@ void print_carry(std::ostream& out, const CarryReport& report,
                " (leve à mão):")
                   .c_str(),
               report.own_left);
+  // Um carry repetido (ou depois de um ./hz update com a resposta liberada) não tem o que
+  // levar, e "0 regiões levadas" pareceria uma falha.
+  if (report.carried.empty() && report.not_answered.empty() && report.own_left.empty() &&
+      !report.already_written.empty()) {
+    out << "Nada a levar: exercises/" << to << " já tinha resposta em todas essas regiões.\n";
+    return;
+  }
   out << report.carried.size()
       << (report.carried.size() == 1 ? " região levada" : " regiões levadas") << " para exercises/"
       << to << ".\n";

@@ -33,7 +33,7 @@ TEST_CASE("carry leva a resposta do aluno para a região de mesmo id que ainda �
   CHECK(again.out ==
         "Já tinham resposta (ficaram como estão):\n"
         "  01-a/soma  (exercises/02-b/soma.cpp)\n"
-        "0 regiões levadas para exercises/02-b.\n");
+        "Nada a levar: exercises/02-b já tinha resposta em todas essas regiões.\n");
   CHECK(again.code == 0);
 }
 
@@ -90,7 +90,7 @@ TEST_CASE("carry não sobrescreve o que o aluno já escreveu na etapa seguinte")
   CHECK(r.out ==
         "Já tinham resposta (ficaram como estão):\n"
         "  01-a/soma  (exercises/02-b/soma.cpp)\n"
-        "0 regiões levadas para exercises/02-b.\n");
+        "Nada a levar: exercises/02-b já tinha resposta em todas essas regiões.\n");
   CHECK(r.code == 0);
   CHECK(t.read("exercises/02-b/soma.cpp") == mine);
 }
