@@ -28,9 +28,14 @@ std::string shell_quote(const std::string& s) {
 }
 
 // Roda o comando e devolve o stdout (o stderr vai junto só se o comando pedir).
+// O TMPDIR do comando fica dentro de out_dir: o que ele deixar em pastas
+// temporárias (a cópia do workspace que um journal guarda) sai junto com ela.
 std::string capture(const fs::path& root, const std::string& command, const fs::path& out_dir) {
+  std::error_code ec;
+  fs::create_directory(out_dir / "tmp", ec);
   const std::string line = "cd " + shell_quote(root.string()) +
                            " && NO_COLOR=1 HZ_OUT=" + shell_quote(out_dir.string()) +
+                           " TMPDIR=" + shell_quote((out_dir / "tmp").string()) +
                            " timeout 120 /bin/sh -c " + shell_quote(command) +
                            " </dev/null 2>/dev/null";
   std::string out;
@@ -60,6 +65,11 @@ std::size_t fence_ticks(std::string_view line) {
 
 std::string normalize_output(std::string text, const std::string& out_dir) {
   if (!out_dir.empty()) {
+    // O TMPDIR do comando (capture) aparece como o /tmp de sempre.
+    const std::string tmp = out_dir + "/tmp/";
+    for (std::size_t at = text.find(tmp); at != std::string::npos; at = text.find(tmp, at)) {
+      text.replace(at, tmp.size(), "/tmp/");
+    }
     for (std::size_t at = text.find(out_dir); at != std::string::npos;
          at = text.find(out_dir, at)) {
       text.replace(at, out_dir.size(), "$HZ_OUT");

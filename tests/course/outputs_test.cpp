@@ -89,6 +89,9 @@ TEST_CASE("normalize_output troca a hora e as durações do trace JSONL por ..."
 TEST_CASE("normalize_output troca a pasta HZ_OUT antes das outras") {
   CHECK(normalize_output("escrito em /tmp/hz-saida-Q1w2E3/t.jsonl e /tmp/hz-saida-Q1w2E3\n",
                          "/tmp/hz-saida-Q1w2E3") == "escrito em $HZ_OUT/t.jsonl e $HZ_OUT\n");
+  // O TMPDIR do comando, dentro dela, aparece como /tmp.
+  CHECK(normalize_output("workspace: /tmp/hz-saida-Q1w2E3/tmp/hz-workspace-aB3dE6/notas.txt\n",
+                         "/tmp/hz-saida-Q1w2E3") == "workspace: /tmp/hz-workspace-.../notas.txt\n");
 }
 
 TEST_CASE("select_lines: N, N-M, -K e ...") {
@@ -184,6 +187,21 @@ TEST_CASE("check_outputs roda na raiz com NO_COLOR, HZ_OUT novo, entrada vazia e
         "cor=1\n"
         "x em $HZ_OUT\n"
         "```\n");
+}
+
+TEST_CASE("check_outputs dá ao comando um TMPDIR que some com a saída") {
+  Tree t;
+  // O comando guarda, na raiz, o caminho de verdade da pasta que criou.
+  t.write("livro/a.md",
+          "<!-- output: d=\"$(mktemp -d)\"; printf %s \"$d\" > visto.txt; case \"$d\" in "
+          "\"$HZ_OUT\"/*) echo dentro;; esac -->\n"
+          "```\n"
+          "```\n");
+  REQUIRE(check_outputs(t.root(), true).updated == 1);
+  CHECK(t.read("livro/a.md").find("```\ndentro\n```\n") != std::string::npos);
+  const std::string made = t.read("visto.txt");
+  REQUIRE_FALSE(made.empty());
+  CHECK_FALSE(std::filesystem::exists(made));
 }
 
 TEST_CASE("check_outputs: bloco que falta, sem fechamento e lines= fora da saída") {

@@ -10,6 +10,9 @@ root="$1"
 course="$2"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-propagate-check-XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
+# O ./hz propagate deixa o conflito numa pasta temporária para quem resolve;
+# aqui ela fica dentro de $tmp e vai embora com ele.
+export TMPDIR="$tmp"
 
 fail() {
   echo "FALHOU: $*" >&2
