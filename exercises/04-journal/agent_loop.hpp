@@ -142,8 +142,8 @@ TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
 // última mensagem). call_model: o passo entry.call desde a chamada ao modelo.
 // run_tools e decide: o passo entry.call já tem a resposta e os primeiros
 // resultados (state); cada chamada que falta roda com a decisão de replay de
-// entry. A resposta (reply: sem <think>, com o custo de todas as tentativas
-// do passo) e a nota (note: com budget se traz o aviso de orçamento pela
+// entry. A resposta (reply: sem <think>, com o usage dela e o custo de todas
+// as tentativas do passo) e a nota (note: com budget se traz o aviso de orçamento pela
 // primeira vez no turno) vão ao journal antes do histórico. Um registro que
 // falha para o turno em journal: a resposta não entra, as chamadas sem
 // resultado recebem o "cancelado" e nada mais é gravado.
