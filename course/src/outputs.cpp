@@ -61,7 +61,46 @@ std::size_t fence_ticks(std::string_view line) {
   return n >= 3 ? n : 0;
 }
 
+// Os comandos ("$ ...") de um bloco ```console que termina logo antes da
+// linha `marker` (só linhas em branco no meio); vazio se não há um.
+std::vector<std::string> console_above(const std::vector<std::string>& lines, std::size_t marker) {
+  std::size_t k = marker;
+  while (k > 0 && trim(body(lines[k - 1])).empty()) --k;
+  if (k == 0 || trim(body(lines[k - 1])) != "```") return {};
+  const std::size_t close = k - 1;
+  std::size_t open = close;
+  while (open > 0 && fence_ticks(body(lines[open - 1])) == 0) --open;
+  if (open == 0 || trim(body(lines[open - 1])) != "```console") return {};
+  std::vector<std::string> commands;
+  for (std::size_t q = open; q < close; ++q) {
+    const std::string_view line = body(lines[q]);
+    if (line.substr(0, 2) == "$ ") commands.emplace_back(line.substr(2));
+  }
+  return commands;
+}
+
 }  // namespace
+
+std::string resolve_console(const std::string& command, const std::vector<std::string>& lines,
+                            std::size_t marker, std::string& error) {
+  // O ^ é uma palavra: no começo ou depois de um espaço, e antes de um espaço ou do fim.
+  std::size_t at = 0;
+  for (; at < command.size(); ++at) {
+    if (command[at] == '^' && (at == 0 || command[at - 1] == ' ') &&
+        (at + 1 == command.size() || command[at + 1] == ' ')) {
+      break;
+    }
+  }
+  if (at == command.size()) return command;
+  const std::vector<std::string> commands = console_above(lines, marker);
+  if (commands.empty()) {
+    error = "o ^ quer dizer os comandos do bloco ```console logo acima, e não há um";
+    return {};
+  }
+  std::string group = "{ ";
+  for (const std::string& c : commands) group += c + "\n";
+  return command.substr(0, at) + group + "}" + command.substr(at + 1);
+}
 
 std::string normalize_output(std::string text, const std::string& out_dir) {
   if (!out_dir.empty()) {
@@ -176,7 +215,9 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
       ++report.checked;
       const std::string where = shown + ":" + std::to_string(i + 1);
       const std::string spec = m[1].matched ? m[1].str() : "";
-      const std::string command = m[2].str();
+      std::string console_error;
+      const std::string command = resolve_console(m[2].str(), lines, i, console_error);
+      if (!console_error.empty()) report.problems.push_back(where + ": " + console_error);
       rewritten += lines[i++];
       const std::size_t ticks = i < lines.size() ? fence_ticks(body(lines[i])) : 0;
       if (ticks == 0) {

@@ -204,6 +204,41 @@ TEST_CASE("check_outputs dá ao comando um TMPDIR que some com a saída") {
   CHECK_FALSE(std::filesystem::exists(made));
 }
 
+TEST_CASE("check_outputs: ^ roda os comandos do bloco console acima, como o leitor digita") {
+  Tree t;
+  t.write("dado.txt", "um\ndois\n");
+  t.write("livro/a.md",
+          "```console\n"
+          "$ printf 'x\\n' > $HZ_OUT/f\n"
+          "saída que o leitor vê, não é comando\n"
+          "$ cat dado.txt $HZ_OUT/f\n"
+          "```\n"
+          "\n"
+          "<!-- output: echo 'dois' | grep -c '^d'; ^ | tail -n 2 -->\n"
+          "```text\n"
+          "```\n");
+  const hz::course::OutputReport report = check_outputs(t.root(), true);
+  CHECK(report.problems.empty());
+  CHECK(report.updated == 1);
+  // O que vem antes do ^ roda antes (e o ^ dentro de '^d' não é o do bloco).
+  CHECK(t.read("livro/a.md").find("```text\n1\ndois\nx\n```\n") != std::string::npos);
+}
+
+TEST_CASE("check_outputs: ^ sem um bloco console logo acima é um problema") {
+  Tree t;
+  t.write("livro/a.md",
+          "```text\n"
+          "$ echo oi\n"
+          "```\n"
+          "<!-- output: ^ -->\n"
+          "```text\n"
+          "```\n");
+  const hz::course::OutputReport report = check_outputs(t.root(), false);
+  REQUIRE_FALSE(report.problems.empty());
+  CHECK(report.problems.front() ==
+        "livro/a.md:4: o ^ quer dizer os comandos do bloco ```console logo acima, e não há um");
+}
+
 TEST_CASE("check_outputs: bloco que falta, sem fechamento e lines= fora da saída") {
   Tree t;
   t.write("livro/a.md",

@@ -13,6 +13,13 @@
 // de trocar o que muda a cada execução (porta do mock, pastas temporárias)
 // por "...". lines= escolhe linhas: N, N-M, -K (a K-ésima do fim) e "..."
 // (uma linha "..." literal). Medidas de tempo não entram em blocos conferidos.
+// Um ^ solto no comando (uma palavra) são os comandos ("$ ...") do bloco
+// ```console logo acima, como o leitor os digita; o que vem antes prepara, e o
+// que vem depois filtra:
+//   ```console
+//   $ bin/hz-02-brakes --scenario brakes/flaky
+//   ```
+//   <!-- output: ^ 2>&1 >/dev/null | tail -n +5 -->
 
 #include <filesystem>
 #include <string>
@@ -42,6 +49,12 @@ struct OutputReport {
 // quem confere escolhe o build).
 OutputReport check_outputs(const std::filesystem::path& root, bool update,
                            const std::string& only = "", const std::string& bin = "");
+
+// O comando de um marcador na linha `marker` de `lines`: como está, ou com o
+// primeiro ^ solto trocado por "{ COMANDOS DO BLOCO CONSOLE ACIMA\n}".
+// Sem o bloco: vazio, com o motivo em error.
+std::string resolve_console(const std::string& command, const std::vector<std::string>& lines,
+                            std::size_t marker, std::string& error);
 
 // O comando com cada "bin/" no começo de uma palavra trocado por "BIN/".
 std::string with_bin(const std::string& command, const std::string& bin);
