@@ -130,10 +130,11 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 
 // listing: call-with-retry
 // A chamada ao modelo de um passo, com novas tentativas. Nenhuma tentativa
-// sai com um freio acionado (brakes.abort_check): o resultado é o rótulo do
-// freio, que vence também a falha da tentativa anterior. Cada tentativa que
-// o provedor cobrou entra na conta (state e config.budget): a resposta, pelo
-// uso dela; a falha cobrada (ModelError::billed), pela estimativa dos bytes.
+// sai, e nenhuma espera começa, com um freio acionado (brakes.abort_check): o
+// resultado é o rótulo do freio, que vence também a falha da tentativa
+// anterior. Cada tentativa que o provedor cobrou entra na conta (state e
+// config.budget): a resposta, pelo uso dela; a falha cobrada
+// (ModelError::billed), pela estimativa dos bytes.
 // Falha que vale outra tentativa (is_retryable), enquanto houver
 // config.retry.max_retries: espera backoff_delay no relógio da configuração
 // (nunca além do prazo do turno) e tenta de novo. Contagens: o passo soma 1 a
@@ -143,7 +144,8 @@ ChatReply call_model(const std::vector<Message>& history, const LoopConfig& conf
 // billed, cost_usd} a cada falha e retry {turn, attempt, delay_ms, status,
 // reason} antes de cada nova tentativa; attempt conta as tentativas do passo
 // a partir de 1 (no retry, a que vai sair). Esgotadas as tentativas (ou numa
-// falha que não vale repetir): provider_error, com a mensagem em state.error.
+// falha que não vale repetir), sem freio acionado: provider_error, com a
+// mensagem da última falha em state.error.
 Result<ChatReply, Outcome> call_with_retry(const std::vector<Message>& history,
                                            const LoopConfig& config, ChatModel& model,
                                            const ToolBox& tools, Trace& trace, int turn,
