@@ -167,8 +167,6 @@ std::vector<std::string> with_own_area(std::vector<std::string> lines) {
 
 }  // namespace
 
-std::string_view own_area_open() { return kOwnOpen; }
-
 StubbedFile stub_out(std::string_view text, std::string_view shown_path, const StubContext& ctx) {
   StubbedFile result;
   const RegionScan scan = scan_regions(text, shown_path, Side::solution);

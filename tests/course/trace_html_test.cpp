@@ -50,28 +50,12 @@ const char* const kMonday =
 {"cost_usd":0.0,"duration_ms":4421.0,"event":"turn_end","outcome":"success","time":"2025-06-02T09:00:04.421000Z","turns":5,"usage":{"completion_tokens":226,"prompt_tokens":3051}}
 )";
 
-// O mesmo trace gravado antes de o trace ter horas: sem "time" nem "duration_ms".
-const char* const kMondayUntimed =
-    R"({"event":"model_request","messages":2,"tools":5,"turn":1}
-{"cost_usd":0.0,"event":"model_response","finish_reason":"tool_calls","tool_calls":1,"turn":1,"usage":{"completion_tokens":31,"prompt_tokens":412}}
-{"arguments":"{\"command\":\"sh test_login.sh\"}","call_id":"call_1","event":"tool_start","name":"run_shell","turn":1}
-{"call_id":"call_1","event":"tool_end","ok":false,"output_bytes":160,"summary":"código de saída: 1 · test_login ... FALHOU …","turn":1}
-{"event":"model_request","messages":4,"tools":5,"turn":2}
-{"cost_usd":0.0,"event":"model_response","finish_reason":"tool_calls","tool_calls":1,"turn":2,"usage":{"completion_tokens":36,"prompt_tokens":503}}
-{"arguments":"{\"path\":\"config.ini\"}","call_id":"call_2","event":"tool_start","name":"read_file","turn":2}
-{"call_id":"call_2","event":"tool_end","ok":true,"output_bytes":104,"summary":"# Configuração do serviço de login. · [session] …","turn":2}
-{"event":"model_request","messages":6,"tools":5,"turn":3}
-{"cost_usd":0.0,"event":"model_response","finish_reason":"tool_calls","tool_calls":1,"turn":3,"usage":{"completion_tokens":72,"prompt_tokens":618}}
-{"arguments":"{\"new_text\":\"cookie_ttl_seconds = 3600\",\"old_text\":\"cookie_ttl_seconds = 0\",\"path\":\"config.ini\"}","call_id":"call_3","event":"tool_start","name":"edit_file","turn":3}
-{"call_id":"call_3","event":"tool_end","ok":true,"output_bytes":27,"summary":"arquivo editado: config.ini","turn":3}
-{"event":"model_request","messages":8,"tools":5,"turn":4}
-{"cost_usd":0.0,"event":"model_response","finish_reason":"tool_calls","tool_calls":1,"turn":4,"usage":{"completion_tokens":29,"prompt_tokens":712}}
-{"arguments":"{\"command\":\"sh test_login.sh\"}","call_id":"call_4","event":"tool_start","name":"run_shell","turn":4}
-{"call_id":"call_4","event":"tool_end","ok":true,"output_bytes":94,"summary":"código de saída: 0 · test_login ... ok …","turn":4}
-{"event":"model_request","messages":10,"tools":5,"turn":5}
-{"cost_usd":0.0,"event":"model_response","finish_reason":"stop","tool_calls":0,"turn":5,"usage":{"completion_tokens":58,"prompt_tokens":806}}
-{"cost_usd":0.0,"event":"turn_end","outcome":"success","turns":5,"usage":{"completion_tokens":226,"prompt_tokens":3051}}
-)";
+// O mesmo trace gravado antes de o trace ter horas: sem "time" nem
+// "duration_ms" (e sem o "model" dos pedidos, que veio junto com elas).
+std::string monday_untimed() {
+  static const std::regex kStamp(R"re(,"(time|duration_ms|model)":("[^"]*"|[0-9.]+))re");
+  return std::regex_replace(kMonday, kStamp, "");
+}
 
 // Todas as capturas (grupo 1) de `pattern` em `text`, em ordem.
 std::vector<std::string> all(const std::string& text, const std::string& pattern) {
@@ -367,7 +351,7 @@ TEST_CASE("trace-html: a linha do tempo fica na escala do tempo, com a mais lent
 }
 
 TEST_CASE("trace-html: um trace de antes das horas mostra a ordem e diz por quê") {
-  const TraceHtml page = render_trace_html(kMondayUntimed, "velho.jsonl");
+  const TraceHtml page = render_trace_html(monday_untimed(), "velho.jsonl");
   require_well_formed(page.html);
   CHECK_FALSE(page.summary.timed);
   CHECK(page.summary.untimed_events == 19);
@@ -692,7 +676,7 @@ TEST_CASE(
 }
 
 TEST_CASE("render_trace_otlp recusa, com o motivo, um trace sem horas ou vazio") {
-  const TraceOtlp untimed = render_trace_otlp(kMondayUntimed, "t");
+  const TraceOtlp untimed = render_trace_otlp(monday_untimed(), "t");
   CHECK(untimed.json.empty());
   CHECK(untimed.error ==
         "o trace não tem a hora dos eventos (\"time\"; a primeira linha sem ela é a 1): foi "
@@ -705,7 +689,7 @@ TEST_CASE("render_trace_otlp recusa, com o motivo, um trace sem horas ou vazio")
 TEST_CASE("hz-course trace-html --otlp escreve o OTLP/JSON; um trace sem horas é erro 2") {
   Tree t;
   t.write("t.jsonl", std::string(kMonday) + "isto não é json\n");
-  t.write("velho.jsonl", kMondayUntimed);
+  t.write("velho.jsonl", monday_untimed());
   const std::string input = (t.root() / "t.jsonl").string();
   const std::string output = (t.root() / "t.otlp.json").string();
   auto r = run_course({"trace-html", input, "--otlp", output});

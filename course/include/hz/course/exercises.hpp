@@ -48,9 +48,6 @@ struct StubbedFile {
 
 StubbedFile stub_out(std::string_view text, std::string_view shown_path, const StubContext& ctx);
 
-// A linha de abertura da área do aluno, como o gerador a escreve.
-std::string_view own_area_open();
-
 // Arquivos cujo conteúdo passa pelo stub_out (fontes C++); os demais são
 // copiados como estão.
 bool is_marked_source(const std::filesystem::path& p);
