@@ -79,8 +79,6 @@ std::vector<std::string> console_above(const std::vector<std::string>& lines, st
   return commands;
 }
 
-}  // namespace
-
 std::string resolve_console(const std::string& command, const std::vector<std::string>& lines,
                             std::size_t marker, std::string& error) {
   // O ^ é uma palavra: no começo ou depois de um espaço, e antes de um espaço ou do fim.
@@ -101,6 +99,8 @@ std::string resolve_console(const std::string& command, const std::vector<std::s
   for (const std::string& c : commands) group += c + "\n";
   return command.substr(0, at) + group + "}" + command.substr(at + 1);
 }
+
+}  // namespace
 
 std::string normalize_output(std::string text, const std::string& out_dir) {
   if (!out_dir.empty()) {
@@ -217,7 +217,6 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
       const std::string spec = m[1].matched ? m[1].str() : "";
       std::string console_error;
       const std::string command = resolve_console(m[2].str(), lines, i, console_error);
-      if (!console_error.empty()) report.problems.push_back(where + ": " + console_error);
       rewritten += lines[i++];
       const std::size_t ticks = i < lines.size() ? fence_ticks(body(lines[i])) : 0;
       if (ticks == 0) {
@@ -234,6 +233,12 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
       }
       if (close_line == lines.size()) {
         report.problems.push_back(where + ": bloco da saída sem cerca de fechamento");
+        continue;
+      }
+      if (!console_error.empty()) {  // sem comando para rodar, o bloco fica como está
+        report.problems.push_back(where + ": " + console_error);
+        for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
+        i = close_line + 1;
         continue;
       }
       std::vector<std::string> actual;

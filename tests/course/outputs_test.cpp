@@ -224,19 +224,25 @@ TEST_CASE("check_outputs: ^ roda os comandos do bloco console acima, como o leit
   CHECK(t.read("livro/a.md").find("```text\n1\ndois\nx\n```\n") != std::string::npos);
 }
 
-TEST_CASE("check_outputs: ^ sem um bloco console logo acima é um problema") {
+TEST_CASE("check_outputs: ^ sem um bloco console logo acima é um problema, e o bloco fica") {
   Tree t;
-  t.write("livro/a.md",
-          "```text\n"
-          "$ echo oi\n"
-          "```\n"
-          "<!-- output: ^ -->\n"
-          "```text\n"
-          "```\n");
-  const hz::course::OutputReport report = check_outputs(t.root(), false);
-  REQUIRE_FALSE(report.problems.empty());
-  CHECK(report.problems.front() ==
-        "livro/a.md:4: o ^ quer dizer os comandos do bloco ```console logo acima, e não há um");
+  const std::string chapter =
+      "```text\n"
+      "$ echo oi\n"
+      "```\n"
+      "<!-- output: ^ -->\n"
+      "```text\n"
+      "o que estava\n"
+      "```\n";
+  t.write("livro/a.md", chapter);
+  // Nem com --update: sem comando, nada roda e nada é reescrito.
+  const hz::course::OutputReport report = check_outputs(t.root(), true);
+  CHECK(
+      report.problems ==
+      std::vector<std::string>{
+          "livro/a.md:4: o ^ quer dizer os comandos do bloco ```console logo acima, e não há um"});
+  CHECK(report.updated == 0);
+  CHECK(t.read("livro/a.md") == chapter);
 }
 
 TEST_CASE("check_outputs: bloco que falta, sem fechamento e lines= fora da saída") {

@@ -50,12 +50,6 @@ struct OutputReport {
 OutputReport check_outputs(const std::filesystem::path& root, bool update,
                            const std::string& only = "", const std::string& bin = "");
 
-// O comando de um marcador na linha `marker` de `lines`: como está, ou com o
-// primeiro ^ solto trocado por "{ COMANDOS DO BLOCO CONSOLE ACIMA\n}".
-// Sem o bloco: vazio, com o motivo em error.
-std::string resolve_console(const std::string& command, const std::vector<std::string>& lines,
-                            std::size_t marker, std::string& error);
-
 // O comando com cada "bin/" no começo de uma palavra trocado por "BIN/".
 std::string with_bin(const std::string& command, const std::string& bin);
 
