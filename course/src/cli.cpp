@@ -113,13 +113,31 @@ constexpr const char* kUsage =
     "  --version\n"
     "      mostra a versão\n";
 
-// Opções "--nome valor" (ou "--nome=valor") e "--bandeira", lidas pelo
-// FlagParser de todo executável do curso; o que sobrar é erro de uso. args[0]
-// é o subcomando.
+// As opções de um subcomando, lidas pelo FlagParser de todo executável do
+// curso ("--nome valor", "--nome=valor" ou "--bandeira"); o que sobrar é erro
+// de uso.
 struct Options {
   std::map<std::string, std::string> values;  // só as opções que vieram
   std::map<std::string, bool> flags;
-  std::string error;
+
+  bool has(const std::string& name) const { return values.count(name) > 0; }
+  const std::string& at(const std::string& name) const { return values.at(name); }
+  std::string get(const std::string& name, const std::string& fallback = "") const {
+    return has(name) ? at(name) : fallback;
+  }
+  bool flag(const std::string& name) const { return flags.count(name) > 0; }
+  fs::path root() const { return get("--root", "."); }
+};
+
+// Um subcomando: as opções que aceita e o que faz com elas. Uma opção de
+// `required` é escrita com o valor que espera ("--junit ARQUIVO"), que a
+// mensagem de quando ela falta repete.
+struct Command {
+  const char* name;
+  std::vector<std::string> valued;
+  std::vector<std::string> required;
+  std::vector<std::string> boolean;
+  int (*run)(const Options&, std::ostream& out, std::ostream& err);
 };
 
 // A mensagem de uso do hz-course para um argumento recusado pelo FlagParser.
@@ -138,27 +156,42 @@ std::string option_error(const std::string& command, const FlagError& error) {
   return error.message;
 }
 
-Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& valued,
-                      const std::vector<std::string>& boolean) {
-  FlagParser parser("hz-course " + args[0], "");
+// As opções de args (args[0] é o subcomando), ou a mensagem de uso em `error`.
+Options parse_options(const Command& command, const std::vector<std::string>& args,
+                      std::string& error) {
+  FlagParser parser(std::string("hz-course ") + command.name, "");
   parser.disable_help();
+  std::vector<std::string> valued = command.valued;
+  for (const std::string& spec : command.required) valued.push_back(spec.substr(0, spec.find(' ')));
   std::map<std::string, std::string> values;
   std::map<std::string, bool> flags;
   for (const std::string& name : valued) parser.add_string(name, &values[name], "");
-  for (const std::string& name : boolean) parser.add_bool(name, &flags[name], "");
+  for (const std::string& name : command.boolean) parser.add_bool(name, &flags[name], "");
   Options o;
   const auto parsed = parser.parse(std::vector<std::string>(args.begin() + 1, args.end()));
   if (!parsed) {
-    o.error = option_error(args[0], parsed.error());
+    error = option_error(command.name, parsed.error());
     return o;
   }
   for (const std::string& name : valued) {
     if (parser.seen(name)) o.values[name] = values[name];
   }
-  for (const std::string& name : boolean) {
+  for (const std::string& name : command.boolean) {
     if (parser.seen(name)) o.flags[name] = true;
   }
+  for (const std::string& spec : command.required) {
+    if (!o.has(spec.substr(0, spec.find(' ')))) {
+      error = "falta " + spec;
+      break;
+    }
+  }
   return o;
+}
+
+// Escreve cada erro numa linha; diz se havia algum.
+bool print_errors(const std::vector<std::string>& errors, std::ostream& err) {
+  for (const std::string& e : errors) err << e << "\n";
+  return !errors.empty();
 }
 
 int usage_error(std::ostream& err, const std::string& message) {
@@ -352,14 +385,11 @@ void write_exercises(const fs::path& root, const std::vector<StagePlan>& plans,
   }
 }
 
-int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o =
-      parse_options(args, {"--root", "--stage", "--proof-out"}, {"--check", "--force"});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
-  const bool check = o.flags.count("--check") > 0;
-  const bool force = o.flags.count("--force") > 0;
-  const bool proof = o.values.count("--proof-out") > 0;
+int cmd_exercises(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
+  const bool check = o.flag("--check");
+  const bool force = o.flag("--force");
+  const bool proof = o.has("--proof-out") > 0;
   if (check && (force || proof))
     return usage_error(err, "--check não combina com --force nem --proof-out");
 
@@ -368,13 +398,10 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
                                 " (--root deve ser a raiz do repositório)");
   }
   const Course course = load_course(root);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
+  if (print_errors(course.errors, err)) return 2;
   std::vector<std::string> stages = stages_with_solutions(root, course.stages);
-  if (o.values.count("--stage")) {
-    const std::string& wanted = o.values.at("--stage");
+  if (o.has("--stage")) {
+    const std::string& wanted = o.at("--stage");
     if (std::find(stages.begin(), stages.end(), wanted) == stages.end()) {
       return usage_error(err, "etapa desconhecida: " + wanted + " (não existe solutions/" + wanted +
                                   " listada em etapas/stages.txt)");
@@ -391,7 +418,7 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
     return 2;
   }
   if (proof) {
-    const fs::path out_dir = o.values.at("--proof-out");
+    const fs::path out_dir = o.at("--proof-out");
     for (const StagePlan& plan : plans) {
       write_plan(out_dir, plan);
       out << out_dir.generic_string() << "/" << plan.stage << ": "
@@ -402,7 +429,7 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
 
   // Etapas que sumiram de solutions/ (só quando todas são geradas).
   const std::vector<std::string> orphans =
-      o.values.count("--stage") ? std::vector<std::string>{} : orphan_stages(root, stages);
+      o.has("--stage") ? std::vector<std::string>{} : orphan_stages(root, stages);
   const std::vector<std::vector<Drift>> drifts = drifts_of(root, plans, course);
   if (check) return check_exercises(root, course, plans, drifts, orphans, out, err);
   if (refuse_overwrite(drifts, orphans, force, err)) return 1;
@@ -410,18 +437,15 @@ int cmd_exercises(const std::vector<std::string>& args, std::ostream& out, std::
   return 0;
 }
 
-int cmd_listings(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--from"}, {"--check", "--update"});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  const bool update = o.flags.count("--update") > 0;
-  if (update && o.flags.count("--check"))
-    return usage_error(err, "use --check ou --update, não os dois");
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+int cmd_listings(const Options& o, std::ostream& out, std::ostream& err) {
+  const bool update = o.flag("--update");
+  if (update && o.flag("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  const fs::path root = o.root();
   if (!fs::is_directory(root))
     return usage_error(err, "a raiz " + root.generic_string() + " não existe");
   ListingSource source = ListingSource::solutions;
-  if (o.values.count("--from")) {
-    const std::string& from = o.values.at("--from");
+  if (o.has("--from")) {
+    const std::string& from = o.at("--from");
     if (from == "exercises") {
       source = ListingSource::exercises;
     } else if (from != "solutions") {
@@ -443,15 +467,10 @@ int cmd_listings(const std::vector<std::string>& args, std::ostream& out, std::o
   return 1;
 }
 
-int cmd_passes_on_stubs(const std::vector<std::string>& args, std::ostream& out,
-                        std::ostream& err) {
-  const Options o = parse_options(args, {"--list", "--junit", "--stage"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--junit")) return usage_error(err, "falta --junit ARQUIVO");
-  if (!o.values.count("--list")) return usage_error(err, "falta --list ARQUIVO");
-  const std::string list_path = o.values.at("--list");
-  const std::string junit_path = o.values.at("--junit");
-  const std::string label = o.values.count("--stage") ? o.values.at("--stage") : junit_path;
+int cmd_passes_on_stubs(const Options& o, std::ostream& out, std::ostream& err) {
+  const std::string list_path = o.at("--list");
+  const std::string junit_path = o.at("--junit");
+  const std::string label = o.has("--stage") ? o.at("--stage") : junit_path;
 
   const std::optional<std::string> xml = read_file(junit_path);
   if (!xml) return usage_error(err, "não consegui ler o relatório JUnit " + junit_path);
@@ -514,39 +533,25 @@ Reports load_reports(const std::string& junit_path, const std::string& json_path
 }
 
 // O resumo que ./hz test ETAPA mostra na trilha de exercícios.
-int cmd_report(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--stage", "--junit", "--tests-json"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  for (const char* required : {"--stage", "--junit", "--tests-json"}) {
-    if (!o.values.count(required)) return usage_error(err, std::string("falta ") + required);
-  }
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+int cmd_report(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
   const Course course = load_course(root);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
-  const Reports reports = load_reports(o.values.at("--junit"), o.values.at("--tests-json"));
+  if (print_errors(course.errors, err)) return 2;
+  const Reports reports = load_reports(o.at("--junit"), o.at("--tests-json"));
   if (!reports.error.empty()) return usage_error(err, reports.error);
   const StageProgress progress =
-      stage_progress(o.values.at("--stage"), course.catalog, reports.junit, reports.labels);
+      stage_progress(o.at("--stage"), course.catalog, reports.junit, reports.labels);
   out << render_stage_report(progress);
   return progress.total > 0 && progress.passed == progress.total ? 0 : 1;
 }
 
 // --junit-dir DIR com DIR/<etapa>.xml e DIR/<etapa>.json (ctest --output-junit e
 // --show-only=json-v1), uma etapa por par.
-int cmd_progress(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--junit-dir"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--junit-dir")) return usage_error(err, "falta --junit-dir DIR");
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
-  const fs::path dir = o.values.at("--junit-dir");
+int cmd_progress(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
+  const fs::path dir = o.at("--junit-dir");
   const Course course = load_course(root);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
+  if (print_errors(course.errors, err)) return 2;
   std::string next;
   int stages_seen = 0;
   for (const StageInfo& stage : course.stages.stages) {
@@ -631,11 +636,8 @@ std::optional<std::string> current_exercise(const Course& course, const fs::path
 
 // hz-course student-docs: os .md da cópia dos alunos, sem o que é só do curso
 // completo. Nada é escrito se algum documento tem uma marcação quebrada.
-int cmd_student_docs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--root")) return usage_error(err, "falta --root CÓPIA");
-  const fs::path root = o.values.at("--root");
+int cmd_student_docs(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.at("--root");
   std::vector<std::pair<fs::path, std::string>> changed;
   int problems = 0;
   const std::vector<fs::path> docs = course_markdown(root);
@@ -680,21 +682,16 @@ std::vector<std::string> split_list(const std::string& text) {
 
 // hz-course doc-refs: os links e caminhos dos .md existem; os ./hz SUB vão
 // para o stdout (o ./hz de quem chama sabe se SUB existe).
-int cmd_doc_refs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--teacher", "--full-course"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--root")) return usage_error(err, "falta --root DIR");
-  if (o.values.count("--teacher") != o.values.count("--full-course")) {
+int cmd_doc_refs(const Options& o, std::ostream& out, std::ostream& err) {
+  if (o.has("--teacher") != o.has("--full-course")) {
     return usage_error(err, "--teacher e --full-course vão juntos");
   }
-  const fs::path root = o.values.at("--root");
+  const fs::path root = o.at("--root");
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return usage_error(err, root.string() + " não é uma pasta");
-  const std::vector<std::string> teacher = o.values.count("--teacher")
-                                               ? split_list(o.values.at("--teacher"))
-                                               : std::vector<std::string>{};
-  const fs::path full =
-      o.values.count("--full-course") ? fs::path(o.values.at("--full-course")) : fs::path();
+  const std::vector<std::string> teacher =
+      o.has("--teacher") ? split_list(o.at("--teacher")) : std::vector<std::string>{};
+  const fs::path full = o.has("--full-course") ? fs::path(o.at("--full-course")) : fs::path();
   int problems = 0;
   int checked = 0;
   for (const fs::path& doc : course_markdown(root)) {
@@ -731,16 +728,12 @@ int cmd_doc_refs(const std::vector<std::string>& args, std::ostream& out, std::o
 }
 
 // hz-course counts: os números de testes dos documentos conferidos com o ctest.
-int cmd_counts(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--tests-json"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--tests-json")) return usage_error(err, "falta --tests-json ARQUIVO");
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
-  const std::optional<std::string> json = read_file(o.values.at("--tests-json"));
-  if (!json) return usage_error(err, "não consegui ler " + o.values.at("--tests-json"));
+int cmd_counts(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
+  const std::optional<std::string> json = read_file(o.at("--tests-json"));
+  if (!json) return usage_error(err, "não consegui ler " + o.at("--tests-json"));
   const TestLabels labels = parse_ctest_json(*json);
-  if (!labels.error.empty())
-    return usage_error(err, o.values.at("--tests-json") + ": " + labels.error);
+  if (!labels.error.empty()) return usage_error(err, o.at("--tests-json") + ": " + labels.error);
   StubPasses stub_passes;
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(root / "tests", ec)) {
@@ -774,10 +767,8 @@ int cmd_counts(const std::vector<std::string>& args, std::ostream& out, std::ost
 }
 
 // hz-course quotes: as mensagens citadas nos documentos conferidas com os testes.
-int cmd_quotes(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+int cmd_quotes(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
   std::vector<std::string> literals;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(root / "tests", ec), end; !ec && it != end;
@@ -810,20 +801,13 @@ int cmd_quotes(const std::vector<std::string>& args, std::ostream& out, std::ost
   return 0;
 }
 
-int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o =
-      parse_options(args, {"--root", "--exercise", "--state", "--junit-dir"}, {"--reset"});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--state")) return usage_error(err, "falta --state ARQUIVO");
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+int cmd_hint(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
   const Course course = load_course(root);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
-  std::string id = o.values.count("--exercise") ? o.values.at("--exercise") : "";
-  if (id.empty() && o.values.count("--junit-dir")) {
-    const std::optional<std::string> current = current_exercise(course, o.values.at("--junit-dir"));
+  if (print_errors(course.errors, err)) return 2;
+  std::string id = o.has("--exercise") ? o.at("--exercise") : "";
+  if (id.empty() && o.has("--junit-dir")) {
+    const std::optional<std::string> current = current_exercise(course, o.at("--junit-dir"));
     if (!current) {
       out << "Todos os exercícios passam, segundo os últimos testes. ./hz hint EXERCÍCIO mostra as "
              "dicas de um deles.\n";
@@ -838,13 +822,13 @@ int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostre
     for (const ExerciseInfo& e : course.catalog.exercises) known += " " + e.id;
     return usage_error(err, "exercício desconhecido: " + id + " (exercícios:" + known + ")");
   }
-  const fs::path state_path = o.values.at("--state");
+  const fs::path state_path = o.at("--state");
   nlohmann::json state = nlohmann::json::object();
   if (const std::optional<std::string> text = read_file(state_path)) {
     state = nlohmann::json::parse(*text, nullptr, false);
     if (!state.is_object()) state = nlohmann::json::object();
   }
-  if (o.flags.count("--reset")) {
+  if (o.flag("--reset")) {
     state.erase(id);
     out << "Dicas de " << id << " zeradas.\n";
   } else {
@@ -880,17 +864,12 @@ int cmd_hint(const std::vector<std::string>& args, std::ostream& out, std::ostre
 }
 
 // Os exercícios do catálogo, um por linha: "id<TAB>etapa<TAB>onde ler".
-int cmd_list(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--stage"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+int cmd_list(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
   const Course course = load_course(root);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
+  if (print_errors(course.errors, err)) return 2;
   for (const ExerciseInfo& e : course.catalog.exercises) {
-    if (o.values.count("--stage") && e.stage != o.values.at("--stage")) continue;
+    if (o.has("--stage") && e.stage != o.at("--stage")) continue;
     out << e.id << "\t" << e.stage << "\t" << e.where() << "\n";
   }
   return 0;
@@ -966,21 +945,14 @@ void print_carry(std::ostream& out, const CarryReport& report,
 // As respostas do aluno para a etapa seguinte (./hz carry): de cada região
 // que ainda é o stub em exercises/<to>, a resposta da etapa anterior mais
 // próxima que a tem.
-int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--reference", "--to"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--to")) return usage_error(err, "falta --to NN-nome");
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+int cmd_carry(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.root();
   // Os stubs vêm do curso de referência (a cópia dos alunos não tem solutions/,
   // então a referência é o próprio exercises/ gerado, lido pelos marcadores).
-  const fs::path reference =
-      o.values.count("--reference") ? fs::path(o.values.at("--reference")) : root;
+  const fs::path reference = o.has("--reference") ? fs::path(o.at("--reference")) : root;
   const Course course = load_course(reference);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
-  const std::string to = o.values.at("--to");
+  if (print_errors(course.errors, err)) return 2;
+  const std::string to = o.at("--to");
   const std::vector<std::string> chain = course.stages.up_to(to);
   if (chain.size() < 2) {
     return usage_error(err, chain.empty() ? "etapa desconhecida: " + to
@@ -1009,37 +981,26 @@ int cmd_carry(const std::vector<std::string>& args, std::ostream& out, std::ostr
 }
 
 // Na correção: as regiões das etapas anteriores recebem a resposta de referência.
-int cmd_fill(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--reference", "--stage"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--stage") || !o.values.count("--reference") || !o.values.count("--root")) {
-    return usage_error(err, "uso: fill --root CÓPIA --reference CURSO --stage NN-nome");
-  }
-  const fs::path reference = o.values.at("--reference");
+int cmd_fill(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path reference = o.at("--reference");
   if (!fs::is_directory(reference / "solutions")) {
     return usage_error(err, "a referência " + reference.generic_string() + " não tem solutions/");
   }
   const Course course = load_course(reference);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
+  if (print_errors(course.errors, err)) return 2;
   StagePlan plan;
-  if (int code = plan_for(reference, course, o.values.at("--stage"), plan, err)) return code;
-  const CarryReport report = fill_reference(o.values.at("--root"), plan);
+  if (int code = plan_for(reference, course, o.at("--stage"), plan, err)) return code;
+  const CarryReport report = fill_reference(o.at("--root"), plan);
   for (const std::string& e : report.errors) err << e << "\n";
   print_moves(out, "Regiões de etapas anteriores com a resposta de referência:", report.carried);
   return report.errors.empty() ? 0 : 1;
 }
 
-int cmd_stages(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--tree"}, {"--check", "--update"});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  const bool update = o.flags.count("--update") > 0;
-  if (update && o.flags.count("--check"))
-    return usage_error(err, "use --check ou --update, não os dois");
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
-  const std::string tree = o.values.count("--tree") ? o.values.at("--tree") : "solutions";
+int cmd_stages(const Options& o, std::ostream& out, std::ostream& err) {
+  const bool update = o.flag("--update");
+  if (update && o.flag("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  const fs::path root = o.root();
+  const std::string tree = o.has("--tree") ? o.at("--tree") : "solutions";
   if (tree != "solutions" && tree != "exercises") {
     return usage_error(err, "--tree deve ser solutions ou exercises");
   }
@@ -1058,16 +1019,13 @@ int cmd_stages(const std::vector<std::string>& args, std::ostream& out, std::ost
   return 1;
 }
 
-int cmd_outputs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--chapter", "--bin"}, {"--check", "--update"});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  const bool update = o.flags.count("--update") > 0;
-  if (update && o.flags.count("--check"))
-    return usage_error(err, "use --check ou --update, não os dois");
-  const fs::path root = o.values.count("--root") ? fs::path(o.values.at("--root")) : fs::path(".");
+int cmd_outputs(const Options& o, std::ostream& out, std::ostream& err) {
+  const bool update = o.flag("--update");
+  if (update && o.flag("--check")) return usage_error(err, "use --check ou --update, não os dois");
+  const fs::path root = o.root();
   const OutputReport report =
-      check_outputs(root, update, o.values.count("--chapter") ? o.values.at("--chapter") : "",
-                    o.values.count("--bin") ? o.values.at("--bin") : "");
+      check_outputs(root, update, o.has("--chapter") ? o.at("--chapter") : "",
+                    o.has("--bin") ? o.at("--bin") : "");
   for (const std::string& f : report.files_updated) out << "  atualizado: " << f << "\n";
   std::string summary = plural(report.checked, "saída conferida", "saídas conferidas");
   if (update) summary += ", " + plural(report.updated, "atualizada", "atualizadas");
@@ -1083,23 +1041,19 @@ int cmd_outputs(const std::vector<std::string>& args, std::ostream& out, std::os
 
 // A nota de uma etapa na correção (./hz grade). Nenhum teste rodando é
 // reprovação: um build que não registrou testes não pode passar calado.
-int cmd_grade(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o =
-      parse_options(args, {"--junit", "--stage", "--csv", "--student"}, {"--not-built"});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  const bool not_built = o.flags.count("--not-built") > 0;
-  if (!not_built && !o.values.count("--junit")) return usage_error(err, "falta --junit ARQUIVO");
-  if (not_built && o.values.count("--junit")) {
+int cmd_grade(const Options& o, std::ostream& out, std::ostream& err) {
+  const bool not_built = o.flag("--not-built");
+  if (!not_built && !o.has("--junit")) return usage_error(err, "falta --junit ARQUIVO");
+  if (not_built && o.has("--junit")) {
     return usage_error(err, "use --junit ou --not-built, não os dois");
   }
-  if (!o.values.count("--stage")) return usage_error(err, "falta --stage NN-nome");
-  if (o.values.count("--csv") != o.values.count("--student")) {
+  if (o.has("--csv") != o.has("--student")) {
     return usage_error(err, "--csv e --student andam juntos (a linha do CSV leva o nome do aluno)");
   }
-  const std::string& stage = o.values.at("--stage");
+  const std::string& stage = o.at("--stage");
   Score s;
   if (!not_built) {
-    const std::string junit_path = o.values.at("--junit");
+    const std::string junit_path = o.at("--junit");
     const std::optional<std::string> xml = read_file(junit_path);
     if (!xml) return usage_error(err, "não consegui ler o relatório JUnit " + junit_path);
     const JunitReport report = parse_junit(*xml);
@@ -1109,10 +1063,10 @@ int cmd_grade(const std::vector<std::string>& args, std::ostream& out, std::ostr
   } else {
     out << stage << ": o código não compila (0 testes passando)\n";
   }
-  if (o.values.count("--csv")) {
-    const std::string line = grades_line(o.values.at("--student"), stage, s);
-    if (!append_grade(o.values.at("--csv"), line)) {
-      err << "hz-course: não consegui escrever em " << o.values.at("--csv") << "\n";
+  if (o.has("--csv")) {
+    const std::string line = grades_line(o.at("--student"), stage, s);
+    if (!append_grade(o.at("--csv"), line)) {
+      err << "hz-course: não consegui escrever em " << o.at("--csv") << "\n";
       return 1;
     }
     out << "CSV: " << line << "\n";
@@ -1126,23 +1080,15 @@ int cmd_grade(const std::vector<std::string>& args, std::ostream& out, std::ostr
 }
 
 // A referência de etapas cujo prazo passou, na cópia dos alunos (./hz export --release).
-int cmd_release(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--reference", "--stages"}, {});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--root") || !o.values.count("--reference") || !o.values.count("--stages")) {
-    return usage_error(err, "uso: release --root CÓPIA --reference CURSO --stages NN-nome[,...]");
-  }
-  const fs::path root = o.values.at("--root");
-  const fs::path reference = o.values.at("--reference");
+int cmd_release(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.at("--root");
+  const fs::path reference = o.at("--reference");
   if (!fs::is_directory(reference / "solutions")) {
     return usage_error(err, "a referência " + reference.generic_string() + " não tem solutions/");
   }
   const Course course = load_course(reference);
-  if (!course.errors.empty()) {
-    for (const std::string& e : course.errors) err << e << "\n";
-    return 2;
-  }
-  const std::vector<std::string> released = split_list(o.values.at("--stages"));
+  if (print_errors(course.errors, err)) return 2;
+  const std::vector<std::string> released = split_list(o.at("--stages"));
   if (released.empty()) return usage_error(err, "--stages vazio: diga quais etapas liberar");
   for (const std::string& stage : released) {
     if (course.stages.find(stage) == nullptr)
@@ -1168,14 +1114,9 @@ int cmd_release(const std::vector<std::string>& args, std::ostream& out, std::os
 }
 
 // A versão nova do curso na cópia de um aluno (./hz update).
-int cmd_update(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Options o = parse_options(args, {"--root", "--from"}, {"--take-released"});
-  if (!o.error.empty()) return usage_error(err, o.error);
-  if (!o.values.count("--root") || !o.values.count("--from")) {
-    return usage_error(err, "uso: update --root CÓPIA --from VERSÃO-NOVA [--take-released]");
-  }
-  const fs::path root = o.values.at("--root");
-  const fs::path fresh = o.values.at("--from");
+int cmd_update(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.at("--root");
+  const fs::path fresh = o.at("--from");
   if (!fs::is_directory(fresh))
     return usage_error(err, "a versão nova " + fresh.generic_string() + " não é uma pasta");
   if (fs::exists(fresh / "solutions")) {
@@ -1184,7 +1125,7 @@ int cmd_update(const std::vector<std::string>& args, std::ostream& out, std::ost
                        "repositório-modelo dos alunos (o professor o escreve com ./hz export)");
   }
   UpdateOptions options;
-  options.take_released = o.flags.count("--take-released") > 0;
+  options.take_released = o.flag("--take-released");
   const UpdateReport r = update_course(root, fresh, options);
   if (!r.errors.empty()) {
     for (const std::string& e : r.errors) err << e << "\n";
@@ -1230,6 +1171,40 @@ int cmd_update(const std::vector<std::string>& args, std::ostream& out, std::ost
   return 0;
 }
 
+// Os subcomandos (o trace-html lê as próprias opções: trace_html.hpp).
+const Command kCommands[] = {
+    {"exercises", {"--root", "--stage", "--proof-out"}, {}, {"--check", "--force"}, cmd_exercises},
+    {"listings", {"--root", "--from"}, {}, {"--check", "--update"}, cmd_listings},
+    {"passes-on-stubs",
+     {"--stage"},
+     {"--junit ARQUIVO", "--list ARQUIVO"},
+     {},
+     cmd_passes_on_stubs},
+    {"report",
+     {"--root"},
+     {"--stage NN-nome", "--junit ARQUIVO", "--tests-json ARQUIVO"},
+     {},
+     cmd_report},
+    {"progress", {"--root"}, {"--junit-dir DIR"}, {}, cmd_progress},
+    {"hint", {"--root", "--exercise", "--junit-dir"}, {"--state ARQUIVO"}, {"--reset"}, cmd_hint},
+    {"counts", {"--root"}, {"--tests-json ARQUIVO"}, {}, cmd_counts},
+    {"quotes", {"--root"}, {}, {}, cmd_quotes},
+    {"list", {"--root", "--stage"}, {}, {}, cmd_list},
+    {"carry", {"--root", "--reference"}, {"--to NN-nome"}, {}, cmd_carry},
+    {"fill", {}, {"--root CÓPIA", "--reference CURSO", "--stage NN-nome"}, {}, cmd_fill},
+    {"stages", {"--root", "--tree"}, {}, {"--check", "--update"}, cmd_stages},
+    {"outputs", {"--root", "--chapter", "--bin"}, {}, {"--check", "--update"}, cmd_outputs},
+    {"grade", {"--junit", "--csv", "--student"}, {"--stage NN-nome"}, {"--not-built"}, cmd_grade},
+    {"release",
+     {},
+     {"--root CÓPIA", "--reference CURSO", "--stages NN-nome[,...]"},
+     {},
+     cmd_release},
+    {"update", {}, {"--root CÓPIA", "--from VERSÃO-NOVA"}, {"--take-released"}, cmd_update},
+    {"student-docs", {}, {"--root CÓPIA"}, {}, cmd_student_docs},
+    {"doc-refs", {"--teacher", "--full-course"}, {"--root DIR"}, {}, cmd_doc_refs},
+};
+
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -1239,25 +1214,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
   const std::string& command = args[0];
   try {
-    if (command == "exercises") return cmd_exercises(args, out, err);
-    if (command == "listings") return cmd_listings(args, out, err);
-    if (command == "passes-on-stubs") return cmd_passes_on_stubs(args, out, err);
-    if (command == "progress") return cmd_progress(args, out, err);
-    if (command == "report") return cmd_report(args, out, err);
-    if (command == "hint") return cmd_hint(args, out, err);
-    if (command == "counts") return cmd_counts(args, out, err);
-    if (command == "quotes") return cmd_quotes(args, out, err);
-    if (command == "list") return cmd_list(args, out, err);
-    if (command == "carry") return cmd_carry(args, out, err);
-    if (command == "fill") return cmd_fill(args, out, err);
-    if (command == "stages") return cmd_stages(args, out, err);
-    if (command == "outputs") return cmd_outputs(args, out, err);
-    if (command == "grade") return cmd_grade(args, out, err);
-    if (command == "release") return cmd_release(args, out, err);
-    if (command == "update") return cmd_update(args, out, err);
     if (command == "trace-html") return trace_html_command(args, out, err);
-    if (command == "student-docs") return cmd_student_docs(args, out, err);
-    if (command == "doc-refs") return cmd_doc_refs(args, out, err);
+    for (const Command& c : kCommands) {
+      if (command != c.name) continue;
+      std::string error;
+      const Options o = parse_options(c, args, error);
+      return error.empty() ? c.run(o, out, err) : usage_error(err, error);
+    }
   } catch (const fs::filesystem_error& e) {
     // Disco cheio, permissão negada: erro de ambiente, não de uso.
     err << "hz-course: erro de arquivo: " << e.what() << "\n";

@@ -453,9 +453,7 @@ TEST_CASE(
 
   const auto usage = run_course({"fill", "--root", copy.path(), "--stage", "02-b"});
   CHECK(usage.code == 2);
-  CHECK(usage.err ==
-        "hz-course: uso: fill --root CÓPIA --reference CURSO --stage NN-nome\n"
-        "veja: hz-course help\n");
+  CHECK(usage.err == "hz-course: falta --reference CURSO\nveja: hz-course help\n");
   course.write("etapas/stages.txt", small::kStages + "03-c: x\n");
   const auto no_stage =
       run_course({"fill", "--root", copy.path(), "--reference", course.path(), "--stage", "03-c"});

@@ -85,6 +85,19 @@ TEST_CASE("combinações de opções que não fazem sentido são erros de uso") 
   CHECK(run_course({"grade", "--stage", "01-a"}).err == usage_message("falta --junit ARQUIVO"));
 }
 
+TEST_CASE("a opção obrigatória que falta é dita com o valor que ela espera, na ordem do uso") {
+  CHECK(run_course({"release"}).err == usage_message("falta --root CÓPIA"));
+  CHECK(run_course({"release", "--root", "c", "--reference", "r"}).err ==
+        usage_message("falta --stages NN-nome[,...]"));
+  CHECK(run_course({"update", "--root", "c"}).err == usage_message("falta --from VERSÃO-NOVA"));
+  CHECK(run_course({"passes-on-stubs", "--junit", "j.xml"}).err ==
+        usage_message("falta --list ARQUIVO"));
+  const auto docs = run_course({"student-docs"});
+  CHECK(docs.code == 2);
+  CHECK(docs.out == "");
+  CHECK(docs.err == usage_message("falta --root CÓPIA"));
+}
+
 TEST_CASE("um curso sem etapas/stages.txt legível é erro com código 2") {
   Tree t;
   const auto r = run_course({"list", "--root", t.path()});

@@ -329,7 +329,7 @@ TEST_CASE("report: opções que faltam e relatórios ilegíveis são erros de us
   write_report_course(t);
   const auto missing = run_course({"report", "--root", t.path(), "--stage", "01-a"});
   CHECK(missing.code == 2);
-  CHECK(missing.err == "hz-course: falta --junit\nveja: hz-course help\n");
+  CHECK(missing.err == "hz-course: falta --junit ARQUIVO\nveja: hz-course help\n");
   t.write("lixo.xml", "nada\n");
   const auto bad = run_course({"report", "--root", t.path(), "--stage", "01-a", "--junit",
                                t.path("lixo.xml"), "--tests-json", t.path("nada.json")});
