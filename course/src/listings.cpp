@@ -274,113 +274,137 @@ std::vector<fs::path> checked_documents(const fs::path& root) {
   return docs;
 }
 
-ListingReport check_listings(const fs::path& root, bool update, ListingSource source) {
-  ListingReport report;
-  const std::vector<fs::path> chapters = checked_documents(root);
+namespace {
 
-  static const std::regex kComment(R"(<!--\s*listing:\s*(\S+?)\s*-->)");
-  for (const fs::path& chapter : chapters) {
-    const std::string shown = display_path(root, chapter);
-    const std::optional<std::string> text = read_file(chapter);
-    if (!text) {
-      report.problems.push_back(shown + ": não consegui ler o arquivo");
+// O bloco cercado que começa em lines[open]: o índice da linha que o fecha, ou
+// lines.size() se não há uma.
+std::size_t block_end(const std::vector<std::string>& lines, std::size_t open) {
+  Fence fence;
+  parse_fence(body(lines[open]), fence);
+  std::size_t close = open + 1;
+  while (close < lines.size() && !closes(body(lines[close]), fence)) ++close;
+  return close;
+}
+
+// Um documento com os blocos dos marcadores trocados; `edited` diz se algum mudou.
+std::string edit_document(const std::string& shown, const std::vector<std::string>& lines,
+                          const std::regex& marker,
+                          const std::function<std::optional<BlockEdit>(const MarkedBlock&)>& visit,
+                          bool& edited) {
+  std::string text;
+  Fence fence;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string trimmed(trim(body(lines[i])));
+    MarkedBlock block{shown, i + 1, {}, MarkedBlock::Shape::ok, {}, lines};
+    if (trimmed.rfind("<!--", 0) != 0 || !std::regex_match(trimmed, block.marker, marker)) {
+      text += lines[i];
+      if (parse_fence(body(lines[i]), fence)) {  // o bloco passa inteiro
+        const std::size_t close = block_end(lines, i);
+        for (std::size_t q = i + 1; q <= close && q < lines.size(); ++q) text += lines[q];
+        i = close;
+      }
       continue;
     }
-    std::vector<std::string> lines = split_keep_eol(*text);
-    std::string rewritten;
-    int rewritten_blocks = 0;
-    bool in_fence = false;
-    Fence fence;
-    std::size_t i = 0;
-    while (i < lines.size()) {
-      const std::string_view content = body(lines[i]);
-      if (in_fence) {
-        if (closes(content, fence)) in_fence = false;
-        rewritten += lines[i++];
-        continue;
-      }
-      if (parse_fence(content, fence)) {
-        in_fence = true;
-        rewritten += lines[i++];
-        continue;
-      }
-      std::smatch match;
-      const std::string trimmed(trim(content));
-      if (trimmed.rfind("<!--", 0) != 0 || trimmed.find("listing:") == std::string::npos) {
-        rewritten += lines[i++];
-        continue;
-      }
-      const std::string where = shown + ":" + std::to_string(i + 1);
-      ++report.checked;
-      if (!std::regex_match(trimmed, match, kComment)) {
-        rewritten += lines[i++];
-        report.problems.push_back(where +
-                                  ": comentário de listagem malformado (formato: <!-- "
-                                  "listing: CAMINHO#REGIAO -->)");
-        continue;
-      }
-      const std::string written_spec = match[1].str();
-      const std::string spec = map_listing_spec(written_spec, source);
-      // Com a fonte exercises, o comentário passa a dizer de onde o bloco vem.
-      std::string comment = lines[i++];
-      bool comment_changed = false;
-      if (update && spec != written_spec) {
-        comment.replace(comment.find(written_spec), written_spec.size(), spec);
-        comment_changed = true;
-      }
-      rewritten += comment;
-      Fence open;
-      if (i >= lines.size() || !parse_fence(body(lines[i]), open)) {
-        report.problems.push_back(where + ": a listagem " + spec +
-                                  " precisa de um bloco cercado (```) logo na linha seguinte");
-        continue;
-      }
-      const std::size_t open_line = i;
-      std::size_t close_line = i + 1;
-      while (close_line < lines.size() && !closes(body(lines[close_line]), open)) ++close_line;
-      if (close_line == lines.size()) {
-        report.problems.push_back(shown + ":" + std::to_string(open_line + 1) +
-                                  ": bloco de código da listagem " + spec +
-                                  " sem cerca de fechamento");
-        rewritten += lines[i++];
-        continue;
-      }
-      std::vector<std::string> actual;
-      for (std::size_t q = open_line + 1; q < close_line; ++q) actual.emplace_back(body(lines[q]));
-
-      const Expected expected = expected_listing(root, spec);
-      if (!expected.error.empty()) {
-        report.problems.push_back(where + ": " + expected.error);
-      } else if (expected.lines != actual || comment_changed) {
-        if (update) {
-          const std::string nl(eol(lines[open_line]).empty() ? "\n" : eol(lines[open_line]));
-          rewritten += lines[open_line];
-          for (const std::string& l : expected.lines) rewritten += l + nl;
-          rewritten += lines[close_line];
-          i = close_line + 1;
-          ++rewritten_blocks;
-          ++report.updated;
-          continue;
-        }
-        report.problems.push_back(where + ": a listagem " + spec + " não bate com o código");
-        report.problems.push_back("--- " + spec + " (código)");
-        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) +
-                                  " (documento)");
-        for (std::string& d : unified_diff(expected.lines, actual)) {
-          report.problems.push_back(std::move(d));
-        }
-      }
-      for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
-      i = close_line + 1;
+    const bool opens = i + 1 < lines.size() && parse_fence(body(lines[i + 1]), fence);
+    const std::size_t close = opens ? block_end(lines, i + 1) : lines.size();
+    if (!opens || close == lines.size()) {
+      block.shape = opens ? MarkedBlock::Shape::unclosed : MarkedBlock::Shape::no_block;
+    } else {
+      for (std::size_t q = i + 2; q < close; ++q) block.body.emplace_back(body(lines[q]));
     }
-    if (update && rewritten_blocks > 0) {
-      if (!write_file(chapter, rewritten)) {
-        report.problems.push_back(shown + ": não consegui reescrever o arquivo");
-      } else {
-        report.files_updated.push_back(shown);
-      }
+    const std::optional<BlockEdit> edit = visit(block);
+    if (!edit) {
+      text += lines[i];
+      continue;
+    }
+    edited = true;
+    const std::string nl(eol(lines[i]).empty() ? "\n" : eol(lines[i]));
+    text += edit->comment ? *edit->comment + nl : lines[i];
+    if (block.shape != MarkedBlock::Shape::ok) continue;
+    text += lines[i + 1];
+    for (const std::string& l : edit->body ? *edit->body : block.body) text += l + nl;
+    text += lines[close];
+    i = close;
+  }
+  return text;
+}
+
+}  // namespace
+
+void edit_marked_blocks(const fs::path& root, const std::vector<fs::path>& docs,
+                        const std::regex& marker,
+                        const std::function<std::optional<BlockEdit>(const MarkedBlock&)>& visit,
+                        std::vector<std::string>& files_updated,
+                        std::vector<std::string>& problems) {
+  for (const fs::path& doc : docs) {
+    const std::string shown = display_path(root, doc);
+    const std::optional<std::string> text = read_file(doc);
+    if (!text) {
+      problems.push_back(shown + ": não consegui ler o arquivo");
+      continue;
+    }
+    bool edited = false;
+    const std::string rewritten =
+        edit_document(shown, split_keep_eol(*text), marker, visit, edited);
+    if (!edited) continue;
+    if (write_file(doc, rewritten)) {
+      files_updated.push_back(shown);
+    } else {
+      problems.push_back(shown + ": não consegui reescrever o arquivo");
     }
   }
+}
+
+ListingReport check_listings(const fs::path& root, bool update, ListingSource source) {
+  ListingReport report;
+  static const std::regex kListing(R"(<!--.*listing:.*)");
+  static const std::regex kComment(R"(<!--\s*listing:\s*(\S+?)\s*-->)");
+  const auto visit = [&](const MarkedBlock& block) -> std::optional<BlockEdit> {
+    ++report.checked;
+    std::smatch match;
+    const std::string comment = block.marker.str(0);
+    if (!std::regex_match(comment, match, kComment)) {
+      report.problems.push_back(block.where() +
+                                ": comentário de listagem malformado (formato: <!-- "
+                                "listing: CAMINHO#REGIAO -->)");
+      return std::nullopt;
+    }
+    const std::string written_spec = match[1].str();
+    const std::string spec = map_listing_spec(written_spec, source);
+    if (block.shape != MarkedBlock::Shape::ok) {
+      report.problems.push_back(
+          block.where() +
+          (block.shape == MarkedBlock::Shape::no_block
+               ? ": a listagem " + spec +
+                     " precisa de um bloco cercado (```) logo na linha seguinte"
+               : ": bloco de código da listagem " + spec + " sem cerca de fechamento"));
+      return std::nullopt;
+    }
+    const Expected expected = expected_listing(root, spec);
+    if (!expected.error.empty()) {
+      report.problems.push_back(block.where() + ": " + expected.error);
+      return std::nullopt;
+    }
+    // Com a fonte exercises, o comentário passa a dizer de onde o bloco vem.
+    const bool moved = spec != written_spec;
+    if (expected.lines == block.body && !(update && moved)) return std::nullopt;
+    if (update) {
+      ++report.updated;
+      std::string line(body(block.lines[block.line - 1]));
+      if (moved) line.replace(line.find(written_spec), written_spec.size(), spec);
+      return BlockEdit{line, expected.lines};
+    }
+    report.problems.push_back(block.where() + ": a listagem " + spec + " não bate com o código");
+    report.problems.push_back("--- " + spec + " (código)");
+    report.problems.push_back("+++ " + block.doc + ":" + std::to_string(block.line + 2) +
+                              " (documento)");
+    for (std::string& d : unified_diff(expected.lines, block.body)) {
+      report.problems.push_back(std::move(d));
+    }
+    return std::nullopt;
+  };
+  edit_marked_blocks(root, checked_documents(root), kListing, visit, report.files_updated,
+                     report.problems);
   return report;
 }
 

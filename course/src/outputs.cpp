@@ -179,116 +179,55 @@ OutputReport check_outputs(const fs::path& root, bool update, const std::string&
                            const std::string& bin) {
   OutputReport report;
   std::vector<fs::path> chapters;
-  std::error_code ec;
   for (const fs::path& doc : checked_documents(root)) {
     if (only.empty() || doc.filename() == only || display_path(root, doc) == only) {
       chapters.push_back(doc);
     }
   }
   static const std::regex kMarker(R"(<!--\s*output(?:\s+lines=(\S+))?:\s*(.*?)\s*-->)");
-
-  for (const fs::path& chapter : chapters) {
-    const std::string shown = display_path(root, chapter);
-    const std::optional<std::string> text = read_file(chapter);
-    if (!text) continue;
-    const std::vector<std::string> lines = split_keep_eol(*text);
-    std::string rewritten;
-    bool changed = false;
-    std::size_t i = 0;
-    std::size_t open_ticks = 0;
-    while (i < lines.size()) {
-      const std::string content(body(lines[i]));
-      if (open_ticks > 0) {
-        if (fence_ticks(content) >= open_ticks && trim(content).size() == fence_ticks(content)) {
-          open_ticks = 0;
-        }
-        rewritten += lines[i++];
-        continue;
-      }
-      std::smatch m;
-      const std::string trimmed(trim(content));
-      if (trimmed.rfind("<!--", 0) != 0 || !std::regex_match(trimmed, m, kMarker)) {
-        if (const std::size_t t = fence_ticks(content)) open_ticks = t;
-        rewritten += lines[i++];
-        continue;
-      }
-      ++report.checked;
-      const std::string where = shown + ":" + std::to_string(i + 1);
-      const std::string spec = m[1].matched ? m[1].str() : "";
-      std::string console_error;
-      const std::string command = resolve_console(m[2].str(), lines, i, console_error);
-      rewritten += lines[i++];
-      const std::size_t ticks = i < lines.size() ? fence_ticks(body(lines[i])) : 0;
-      if (ticks == 0) {
-        report.problems.push_back(where +
-                                  ": a saída precisa de um bloco cercado (```) logo abaixo");
-        continue;
-      }
-      const std::size_t open_line = i;
-      std::size_t close_line = i + 1;
-      while (close_line < lines.size() &&
-             !(fence_ticks(body(lines[close_line])) >= ticks &&
-               trim(body(lines[close_line])).size() == fence_ticks(body(lines[close_line])))) {
-        ++close_line;
-      }
-      if (close_line == lines.size()) {
-        report.problems.push_back(where + ": bloco da saída sem cerca de fechamento");
-        continue;
-      }
-      if (!console_error.empty()) {  // sem comando para rodar, o bloco fica como está
-        report.problems.push_back(where + ": " + console_error);
-        for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
-        i = close_line + 1;
-        continue;
-      }
-      std::vector<std::string> actual;
-      for (std::size_t q = open_line + 1; q < close_line; ++q) actual.emplace_back(body(lines[q]));
-
-      const fs::path out_dir = fresh_dir();
-      const std::string captured =
-          normalize_output(capture(root, with_bin(command, bin), out_dir), out_dir.string());
-      fs::remove_all(out_dir, ec);
-      std::vector<std::string> produced;
-      for (const std::string& l : split_keep_eol(captured)) produced.emplace_back(body(l));
-      std::vector<std::string> expected = produced;
-      if (!spec.empty()) {
-        std::string error;
-        if (!select_lines(produced, spec, expected, error)) {
-          report.problems.push_back(where + ": " + error);
-          for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
-          i = close_line + 1;
-          continue;
-        }
-      }
-      if (expected != actual) {
-        if (update) {
-          const std::string nl(eol(lines[open_line]).empty() ? "\n" : eol(lines[open_line]));
-          rewritten += lines[open_line];
-          for (const std::string& l : expected) rewritten += l + nl;
-          rewritten += lines[close_line];
-          i = close_line + 1;
-          changed = true;
-          ++report.updated;
-          continue;
-        }
-        report.problems.push_back(where + ": a saída de `" + command + "` mudou");
-        report.problems.push_back("--- saída de agora");
-        report.problems.push_back("+++ " + shown + ":" + std::to_string(open_line + 2) +
-                                  " (documento)");
-        for (std::string& d : unified_diff(expected, actual))
-          report.problems.push_back(std::move(d));
-      }
-      for (std::size_t q = open_line; q <= close_line; ++q) rewritten += lines[q];
-      i = close_line + 1;
+  const auto visit = [&](const MarkedBlock& block) -> std::optional<BlockEdit> {
+    ++report.checked;
+    const std::string where = block.where();
+    if (block.shape != MarkedBlock::Shape::ok) {
+      report.problems.push_back(where +
+                                (block.shape == MarkedBlock::Shape::no_block
+                                     ? ": a saída precisa de um bloco cercado (```) logo abaixo"
+                                     : ": bloco da saída sem cerca de fechamento"));
+      return std::nullopt;
     }
-    if (update && changed) {
-      if (write_file(chapter, rewritten)) {
-        report.files_updated.push_back(shown);
-      } else {
-        report.problems.push_back(shown + ": não consegui reescrever o arquivo");
-      }
+    std::string error;  // sem comando para rodar, o bloco fica como está
+    const std::string command =
+        resolve_console(block.marker.str(2), block.lines, block.line - 1, error);
+    if (!error.empty()) {
+      report.problems.push_back(where + ": " + error);
+      return std::nullopt;
     }
-  }
+    const fs::path out_dir = fresh_dir();
+    const std::string captured =
+        normalize_output(capture(root, with_bin(command, bin), out_dir), out_dir.string());
+    std::error_code ec;
+    fs::remove_all(out_dir, ec);
+    std::vector<std::string> produced;
+    for (const std::string& l : split_keep_eol(captured)) produced.emplace_back(body(l));
+    std::vector<std::string> expected = produced;
+    if (block.marker[1].matched && !select_lines(produced, block.marker.str(1), expected, error)) {
+      report.problems.push_back(where + ": " + error);
+      return std::nullopt;
+    }
+    if (expected == block.body) return std::nullopt;
+    if (update) {
+      ++report.updated;
+      return BlockEdit{std::nullopt, expected};
+    }
+    report.problems.push_back(where + ": a saída de `" + command + "` mudou");
+    report.problems.push_back("--- saída de agora");
+    report.problems.push_back("+++ " + block.doc + ":" + std::to_string(block.line + 2) +
+                              " (documento)");
+    for (std::string& d : unified_diff(expected, block.body))
+      report.problems.push_back(std::move(d));
+    return std::nullopt;
+  };
+  edit_marked_blocks(root, chapters, kMarker, visit, report.files_updated, report.problems);
   return report;
 }
 
