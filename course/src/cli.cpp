@@ -1,7 +1,6 @@
 #include "hz/course/cli.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -224,21 +223,8 @@ Course load_course(const fs::path& root) {
 // O arquivo como está no último commit (HEAD) do repositório em `root`, se
 // há git e o arquivo está lá.
 std::optional<std::string> committed(const fs::path& root, const std::string& rel) {
-  const auto quote = [](const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
-  const std::string line = "git -C " + quote(root.string()) + " show " + quote("HEAD:./" + rel) +
-                           " 2>/dev/null </dev/null";
-  FILE* pipe = popen(line.c_str(), "r");
-  if (pipe == nullptr) return std::nullopt;
-  std::string text;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text.append(buffer, n);
-  if (pclose(pipe) != 0) return std::nullopt;
-  return text;
+  return command_output("git -C " + shell_quote(root.string()) + " show " +
+                        shell_quote("HEAD:./" + rel) + " 2>/dev/null </dev/null");
 }
 
 // Cada etapa planejada, com os stubs (ou a prova, com proof); os erros de

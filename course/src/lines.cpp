@@ -1,5 +1,7 @@
 #include "hz/course/lines.hpp"
 
+#include <array>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -90,6 +92,23 @@ std::vector<ProseParagraph> prose_paragraphs(std::string_view markdown) {
   }
   flush();
   return out;
+}
+
+std::string shell_quote(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::optional<std::string> command_output(const std::string& command) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string text;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
+  if (pclose(pipe) != 0) return std::nullopt;
+  return text;
 }
 
 }  // namespace hz::course

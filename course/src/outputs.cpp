@@ -1,8 +1,6 @@
 #include "hz/course/outputs.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <regex>
 #include <system_error>
@@ -15,18 +13,6 @@ namespace fs = std::filesystem;
 namespace hz::course {
 namespace {
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
 // Roda o comando e devolve o stdout (o stderr vai junto só se o comando pedir).
 // O TMPDIR do comando fica dentro de out_dir: o que ele deixar em pastas
 // temporárias (a cópia do workspace que um journal guarda) sai junto com ela.
@@ -38,14 +24,8 @@ std::string capture(const fs::path& root, const std::string& command, const fs::
                            " TMPDIR=" + shell_quote((out_dir / "tmp").string()) +
                            " timeout 120 /bin/sh -c " + shell_quote(command) +
                            " </dev/null 2>/dev/null";
-  std::string out;
-  FILE* pipe = popen(line.c_str(), "r");
-  if (pipe == nullptr) return out;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
-  pclose(pipe);
-  return out;
+  // O código de saída não importa: a saída capturada é o que o livro mostra.
+  return command_output(line + "; true").value_or("");
 }
 
 fs::path fresh_dir() {

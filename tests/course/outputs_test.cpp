@@ -1,12 +1,15 @@
 #include <doctest/doctest.h>
 
 #include "fixture.hpp"
+#include "hz/course/lines.hpp"
 #include "hz/course/outputs.hpp"
 
 using hz::course::check_outputs;
+using hz::course::command_output;
 using hz::course::normalize_output;
 using hz::course::OutputReport;
 using hz::course::select_lines;
+using hz::course::shell_quote;
 using hz::course::with_bin;
 using hz::course::test::replaced;
 using hz::course::test::run_course;
@@ -309,4 +312,15 @@ TEST_CASE("with_bin troca o bin/ do começo de cada palavra pela pasta do build 
   CHECK(with_bin("echo $(bin/hz-course list) cabin/x robin/", "B") ==
         "echo $(B/hz-course list) cabin/x robin/");
   CHECK(with_bin("bin/hz-01-loop", "") == "bin/hz-01-loop");
+}
+
+TEST_CASE("shell_quote: o texto chega ao /bin/sh como uma palavra, aspas e $ inclusive") {
+  CHECK(shell_quote("it's") == "'it'\\''s'");
+  const std::string tricky = "a b'c\"d $HOME `x`";
+  CHECK(command_output("printf %s " + shell_quote(tricky)) == tricky);
+}
+
+TEST_CASE("command_output: o stdout inteiro, ou nada se o comando sai com erro") {
+  CHECK(command_output("printf 'um\\ndois\\n'") == "um\ndois\n");
+  CHECK(command_output("printf parcial; exit 3") == std::nullopt);
 }

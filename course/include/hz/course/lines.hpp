@@ -53,4 +53,11 @@ std::optional<std::string> read_file(const std::filesystem::path& p);
 // Escreve o arquivo inteiro em binário; false se falhar.
 bool write_file(const std::filesystem::path& p, std::string_view content);
 
+// `s` entre aspas simples para o /bin/sh, que o lê como uma palavra só.
+std::string shell_quote(std::string_view s);
+
+// O stdout de `command`, rodado pelo /bin/sh; nullopt se ele não rodou ou
+// saiu com código diferente de 0.
+std::optional<std::string> command_output(const std::string& command);
+
 }  // namespace hz::course
