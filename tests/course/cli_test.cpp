@@ -11,6 +11,7 @@
 namespace fs = std::filesystem;
 
 using hz::course::test::hint_entry;
+using hz::course::test::junit_of;
 using hz::course::test::run_course;
 using hz::course::test::Tree;
 
@@ -202,16 +203,6 @@ TEST_CASE("hint sem --exercise: o primeiro exercício não feito nos relatórios
 
 namespace {
 
-// Um relatório JUnit com um teste por nome: true passa, false falha.
-std::string junit_of(const std::vector<std::pair<std::string, bool>>& tests) {
-  std::string xml = "<testsuite>\n";
-  for (const auto& [name, ok] : tests) {
-    xml += "<testcase name=\"" + name + "\" status=\"" + (ok ? "run\">" : "fail\"><failure/>") +
-           "</testcase>\n";
-  }
-  return xml + "</testsuite>\n";
-}
-
 void age(const Tree& t, const std::string& rel, int seconds) {
   const fs::path p = t.root() / rel;
   fs::last_write_time(p, fs::last_write_time(p) - std::chrono::seconds(seconds));
@@ -227,10 +218,10 @@ TEST_CASE("hint sem --exercise: um exercício terminado testando só ele não é
   Tree t;
   write_hint_course(t);
   // ./hz test 01-a com b falhando; depois ./hz test 01-a/b, que passou.
-  t.write("r/01-a.xml", junit_of({{"a1", true}, {"b1", false}}));
+  t.write("r/01-a.xml", junit_of({{"a1", "run"}, {"b1", "fail"}}));
   t.write("r/01-a.json", kLabels01);
   age(t, "r/01-a.xml", 60);
-  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", true}}));
+  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", "run"}}));
   const auto next = run_course(hint_args(t, {"--junit-dir", t.path("r")}));
   CHECK(next.err == "");
   CHECK(next.out.rfind("02-b/x — livro/02-b.md, \"X\"\n", 0) == 0);
@@ -246,18 +237,18 @@ TEST_CASE("hint sem --exercise: o primeiro que não passou, mesmo que o aluno j�
   write_hint_course(t);
   // A etapa 01-a ficou com b falhando; o aluno já testou 02-b/x. Sem um teste
   // mais novo de b, ele ainda é o primeiro que falta.
-  t.write("r/01-a.xml", junit_of({{"a1", true}, {"b1", false}}));
+  t.write("r/01-a.xml", junit_of({{"a1", "run"}, {"b1", "fail"}}));
   t.write("r/01-a.json", kLabels01);
   age(t, "r/01-a.xml", 60);
-  t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", false}}));
+  t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", "fail"}}));
   CHECK(run_course(hint_args(t, {"--junit-dir", t.path("r")}))
             .out.rfind("01-a/b — livro/01-a.md, \"B\"\n", 0) == 0);
-  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", true}}));
+  t.write("r/exercicios/01-a_b.xml", junit_of({{"b1", "run"}}));
   CHECK(run_course(hint_args(t, {"--junit-dir", t.path("r")}))
             .out.rfind("02-b/x — livro/02-b.md, \"X\"\n", 0) == 0);
 
   // Tudo passando: nenhum exercício atual, e o hint diz isso sem mexer nas dicas.
-  t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", true}}));
+  t.write("r/exercicios/02-b_x.xml", junit_of({{"x1", "run"}}));
   const std::string state = t.read("b/dicas.json");
   const auto done = run_course(hint_args(t, {"--junit-dir", t.path("r")}));
   CHECK(done.code == 0);

@@ -94,6 +94,41 @@ inline std::string hint_entry(const std::string& id, const std::string& section)
 
 // O curso pequeno. A etapa 02-b estende a 01-a: soma.cpp ganha o exercício
 // 02-b/triplo e dobro.cpp é novo (o manifesto em etapas/stages.txt diz isso).
+// Um teste num relatório do ctest: status "run", "fail" ou "notrun".
+struct Case {
+  std::string name;
+  std::string status;
+  std::string output;
+  std::vector<std::string> labels;  // vazio: o teste não aparece no JSON (progress_test)
+};
+
+inline std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const char* entity = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : nullptr;
+    if (c == '"') entity = "&quot;";
+    out += entity != nullptr ? std::string(entity) : std::string(1, c);
+  }
+  return out;
+}
+
+// O que o ctest 3.25 escreve com --output-junit.
+inline std::string junit_of(const std::vector<Case>& cases) {
+  std::string xml =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuite name=\"Linux-c++\" tests=\"" +
+      std::to_string(cases.size()) + "\" failures=\"0\" disabled=\"0\" skipped=\"0\" >\n";
+  for (const Case& c : cases) {
+    const std::string name = xml_escape(c.name);
+    xml += "\t<testcase name=\"" + name + "\" classname=\"" + name + "\" time=\"0.01\" status=\"" +
+           c.status + "\">\n";
+    if (c.status == "fail") xml += "\t\t<failure message=\"Failed\"/>\n";
+    if (c.status == "notrun") xml += "\t\t<skipped message=\"Disabled\"/>\n";
+    xml += "\t\t<system-out>" + xml_escape(c.output) + "</system-out>\n\t</testcase>\n";
+  }
+  return xml + "</testsuite>\n";
+}
+
 namespace small {
 
 inline const std::string kStages = "01-a\n02-b: dobro.cpp soma.cpp\n";

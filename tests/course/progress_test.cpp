@@ -17,58 +17,13 @@ using hz::course::render_stage_report;
 using hz::course::stage_progress;
 using hz::course::StageProgress;
 using hz::course::TestLabels;
+using hz::course::test::Case;
 using hz::course::test::hint_entry;
+using hz::course::test::junit_of;
 using hz::course::test::run_course;
 using hz::course::test::Tree;
 
 namespace {
-
-struct Case {
-  std::string name;
-  std::string status;  // run, fail, notrun
-  std::string output;
-  std::vector<std::string> labels;  // vazio: o teste não aparece no JSON
-};
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// O que o ctest 3.25 escreve com --output-junit.
-std::string junit_of(const std::vector<Case>& cases) {
-  std::string xml =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<testsuite name=\"Linux-c++\" tests=\"" +
-      std::to_string(cases.size()) + "\" failures=\"0\" disabled=\"0\" skipped=\"0\" >\n";
-  for (const Case& c : cases) {
-    const std::string name = xml_escape(c.name);
-    xml += "\t<testcase name=\"" + name + "\" classname=\"" + name + "\" time=\"0.01\" status=\"" +
-           c.status + "\">\n";
-    if (c.status == "fail") xml += "\t\t<failure message=\"Failed\"/>\n";
-    if (c.status == "notrun") xml += "\t\t<skipped message=\"Disabled\"/>\n";
-    xml += "\t\t<system-out>" + xml_escape(c.output) + "</system-out>\n\t</testcase>\n";
-  }
-  return xml + "</testsuite>\n";
-}
 
 // O que ctest --show-only=json-v1 escreve (só o que importa).
 std::string json_of(const std::vector<Case>& cases) {

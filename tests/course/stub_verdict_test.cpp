@@ -5,31 +5,25 @@
 #include "hz/course/stub_verdict.hpp"
 
 using namespace hz::course;
+using hz::course::test::junit_of;
 using hz::course::test::run_course;
 using hz::course::test::Tree;
 
-namespace {
-
-// O formato que o ctest 3.25 escreve com --output-junit.
-std::string junit(const std::vector<std::pair<std::string, std::string>>& cases) {
-  std::string xml =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"x\"\n\ttests=\"3\"\n\t>\n";
-  for (const auto& [name, status] : cases) {
-    xml += "\t<testcase name=\"" + name + "\" classname=\"" + name + "\" time=\"0.01\" status=\"" +
-           status + "\">\n";
-    if (status == "fail") xml += "\t\t<failure message=\"\"/>\n";
-    if (status == "notrun") xml += "\t\t<skipped message=\"Unable to find executable\"/>\n";
-    xml += "\t\t<system-out>&lt;testcase name=&quot;falso&quot;&gt;</system-out>\n\t</testcase>\n";
-  }
-  return xml + "</testsuite>\n";
-}
-
-}  // namespace
-
 TEST_CASE("parse_junit lê nome e situação de cada teste") {
-  const auto r = parse_junit(junit({{"passa &amp; &lt;ok&gt;", "run"},
-                                    {"falha &quot;x&quot;", "fail"},
-                                    {"n&#227;o rodou", "notrun"}}));
+  // Como o ctest 3.25 escreve, com entidades nos nomes e um <testcase> falso na saída.
+  const std::string c = "\" time=\"0.01\" status=\"";
+  const std::string out = "<system-out>&lt;testcase name=&quot;falso&quot;&gt;</system-out>";
+  const auto r = parse_junit(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"x\"\n\ttests=\"3\"\n\t>\n"
+      "\t<testcase name=\"passa &amp; &lt;ok&gt;" +
+      c + "run\">" + out +
+      "</testcase>\n"
+      "\t<testcase name=\"falha &quot;x&quot;" +
+      c + "fail\"><failure message=\"\"/>" + out +
+      "</testcase>\n\t<testcase name=\"n&#227;o rodou" + c +
+      "notrun\"><skipped message=\"Unable to find executable\"/>" + out +
+      "</testcase>\n"
+      "</testsuite>\n");
   CHECK(r.error == "");
   REQUIRE(r.tests.size() == 3);
   CHECK(r.tests[0].name == "passa & <ok>");
@@ -88,7 +82,8 @@ TEST_CASE("a lista de permitidos exige motivo e não aceita repetidos") {
 
 TEST_CASE("passes-on-stubs aprova quando só os listados passam") {
   Tree t;
-  t.write("j.xml", junit({{"falha um", "fail"}, {"falha dois", "fail"}, {"passa listado", "run"}}));
+  t.write("j.xml",
+          junit_of({{"falha um", "fail"}, {"falha dois", "fail"}, {"passa listado", "run"}}));
   t.write("p.txt", "passa listado | só confere a ajuda do executável\n");
   const auto r = run_course({"passes-on-stubs", "--list", (t.root() / "p.txt").string(), "--junit",
                              (t.root() / "j.xml").string(), "--stage", "01-loop"});
@@ -99,7 +94,7 @@ TEST_CASE("passes-on-stubs aprova quando só os listados passam") {
 
 TEST_CASE("passes-on-stubs conta no plural quando vários passam") {
   Tree t;
-  t.write("j.xml", junit({{"a", "fail"}, {"b", "run"}, {"c", "run"}}));
+  t.write("j.xml", junit_of({{"a", "fail"}, {"b", "run"}, {"c", "run"}}));
   t.write("p.txt", "b | motivo\nc | motivo\n");
   const auto r = run_course({"passes-on-stubs", "--list", (t.root() / "p.txt").string(), "--junit",
                              (t.root() / "j.xml").string(), "--stage", "01-loop"});
@@ -109,9 +104,9 @@ TEST_CASE("passes-on-stubs conta no plural quando vários passam") {
 
 TEST_CASE("passes-on-stubs reprova teste que passa fora da lista e entradas velhas") {
   Tree t;
-  t.write(
-      "j.xml",
-      junit({{"passa sozinho", "run"}, {"listado mas falha", "fail"}, {"nem compilou", "notrun"}}));
+  t.write("j.xml", junit_of({{"passa sozinho", "run"},
+                             {"listado mas falha", "fail"},
+                             {"nem compilou", "notrun"}}));
   const std::string list = (t.root() / "p.txt").string();
   t.write("p.txt", "listado mas falha | antes passava\nsumiu | foi renomeado\n");
   const auto r = run_course({"passes-on-stubs", "--list", list, "--junit",
@@ -129,7 +124,7 @@ TEST_CASE("passes-on-stubs reprova teste que passa fora da lista e entradas velh
 
 TEST_CASE("passes-on-stubs sem arquivo de lista exige que tudo falhe") {
   Tree t;
-  t.write("j.xml", junit({{"a", "fail"}, {"b", "run"}}));
+  t.write("j.xml", junit_of({{"a", "fail"}, {"b", "run"}}));
   const auto r = run_course({"passes-on-stubs", "--list", (t.root() / "nao-existe.txt").string(),
                              "--junit", (t.root() / "j.xml").string(), "--stage", "01-loop"});
   CHECK(r.code == 1);
@@ -138,7 +133,7 @@ TEST_CASE("passes-on-stubs sem arquivo de lista exige que tudo falhe") {
 
 TEST_CASE("passes-on-stubs com relatório vazio reprova") {
   Tree t;
-  t.write("j.xml", junit({}));
+  t.write("j.xml", junit_of({}));
   const auto r = run_course({"passes-on-stubs", "--list", "x", "--junit",
                              (t.root() / "j.xml").string(), "--stage", "01-loop"});
   CHECK(r.code == 1);
@@ -147,8 +142,8 @@ TEST_CASE("passes-on-stubs com relatório vazio reprova") {
 
 TEST_CASE("grade dá a nota da etapa e só sai com 0 quando todos passam") {
   Tree t;
-  t.write("parcial.xml", junit({{"a", "run"}, {"b", "fail"}, {"c", "notrun"}}));
-  t.write("cheio.xml", junit({{"a", "run"}, {"b", "run"}}));
+  t.write("parcial.xml", junit_of({{"a", "run"}, {"b", "fail"}, {"c", "notrun"}}));
+  t.write("cheio.xml", junit_of({{"a", "run"}, {"b", "run"}}));
   const auto parcial =
       run_course({"grade", "--junit", (t.root() / "parcial.xml").string(), "--stage", "01-loop"});
   CHECK(parcial.out == "01-loop: 1/3 testes passando\n");
@@ -163,7 +158,7 @@ TEST_CASE("grade dá a nota da etapa e só sai com 0 quando todos passam") {
 
 TEST_CASE("grade sem nenhum teste reprova e relatório ilegível é erro") {
   Tree t;
-  t.write("vazio.xml", junit({}));
+  t.write("vazio.xml", junit_of({}));
   t.write("lixo.xml", "nada aqui\n");
   const auto vazio =
       run_course({"grade", "--junit", (t.root() / "vazio.xml").string(), "--stage", "01-loop"});
@@ -184,5 +179,5 @@ TEST_CASE("grade sem nenhum teste reprova e relatório ilegível é erro") {
 
 TEST_CASE("score_line é o formato comum de progress e grade") {
   CHECK(score_line("01-loop", {6, 44}) == "01-loop: 6/44 testes passando");
-  CHECK(score(parse_junit(junit({{"a", "run"}, {"b", "fail"}}))).passed == 1);
+  CHECK(score(parse_junit(junit_of({{"a", "run"}, {"b", "fail"}}))).passed == 1);
 }
