@@ -11,19 +11,16 @@ using hz::course::test::Tree;
 
 TEST_CASE("parse_junit lê nome e situação de cada teste") {
   // Como o ctest 3.25 escreve, com entidades nos nomes e um <testcase> falso na saída.
-  const std::string c = "\" time=\"0.01\" status=\"";
-  const std::string out = "<system-out>&lt;testcase name=&quot;falso&quot;&gt;</system-out>";
-  const auto r = parse_junit(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"x\"\n\ttests=\"3\"\n\t>\n"
-      "\t<testcase name=\"passa &amp; &lt;ok&gt;" +
-      c + "run\">" + out +
-      "</testcase>\n"
-      "\t<testcase name=\"falha &quot;x&quot;" +
-      c + "fail\"><failure message=\"\"/>" + out +
-      "</testcase>\n\t<testcase name=\"n&#227;o rodou" + c +
-      "notrun\"><skipped message=\"Unable to find executable\"/>" + out +
-      "</testcase>\n"
-      "</testsuite>\n");
+  const auto r = parse_junit(R"(<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="x" tests="3">
+  <testcase name="passa &amp; &lt;ok&gt;" status="run">
+    <system-out>&lt;testcase name=&quot;falso&quot;&gt;</system-out></testcase>
+  <testcase name="falha &quot;x&quot;" status="fail"><failure message=""/>
+    <system-out>&lt;testcase name=&quot;falso&quot;&gt;</system-out></testcase>
+  <testcase name="n&#227;o rodou" status="notrun"><skipped message="Unable to find executable"/>
+    <system-out>&lt;testcase name=&quot;falso&quot;&gt;</system-out></testcase>
+</testsuite>
+)");
   CHECK(r.error == "");
   REQUIRE(r.tests.size() == 3);
   CHECK(r.tests[0].name == "passa & <ok>");
