@@ -4,20 +4,14 @@
 # nenhum link ainda aponta para um .md. Sem pandoc, pula (código 77).
 # Uso: book_check.sh RAIZ HZ_HTML_CHECK
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 root="$1"
 checker="$2"
-if ! command -v pandoc >/dev/null 2>&1; then
-  echo "pulado: o pandoc não está instalado (./hz book o instala; ou apt-get install pandoc)"
-  exit 77
-fi
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-book-check-XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
+skip_without pandoc \
+  "pulado: o pandoc não está instalado (./hz book o instala; ou apt-get install pandoc)"
+make_tmp hz-book-check
 
 HZ_SKIP_DEPS=1 "$root/hz" book --out "$tmp" >"$tmp/log" 2>&1 || fail "./hz book falhou: $(cat "$tmp/log")"
 html="$tmp/livro.html"

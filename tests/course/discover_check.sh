@@ -7,15 +7,11 @@
 # repetido precisa derrubar o teste "<executável>: cada TEST_CASE tem um nome só".
 # Uso: discover_check.sh RAIZ
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 root="$1"
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-discover-check-XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
+make_tmp hz-discover-check
 
 # fake_exe ARQUIVO CASOS...: um "executável de testes" que lista os casos (em
 # XML, como o doctest) e, chamado com --test-case=FILTRO, grava o argumento.
@@ -66,33 +62,24 @@ discover "$tmp/ok"
 (cd "$tmp/ok" && ctest -N) >"$tmp/ok/list.txt" 2>&1 || fail "ctest -N falhou: $(cat "$tmp/ok/list.txt")"
 for name in 'call_key: 1 e 1.0; 1 e 1.5, não' 'abre [ e não fecha' 'fecha ] sem abrir' \
   'diz "oi" entre aspas' 'vírgula, no meio' 'a & b < c' 'comum' 'fake: cada TEST_CASE tem um nome só'; do
-  grep -qF -- ": $name" "$tmp/ok/list.txt" || {
-    cat "$tmp/ok/list.txt" >&2
-    fail "o ctest não registrou o teste: $name"
-  }
+  grep -qF -- ": $name" "$tmp/ok/list.txt" || fail_showing "$tmp/ok/list.txt" "o ctest não registrou o teste: $name"
 done
-grep -q "Total Tests: 8" "$tmp/ok/list.txt" || {
-  cat "$tmp/ok/list.txt" >&2
-  fail "esperava 8 testes (7 casos e o dos nomes únicos)"
-}
+grep -q "Total Tests: 8" "$tmp/ok/list.txt" ||
+  fail_showing "$tmp/ok/list.txt" "esperava 8 testes (7 casos e o dos nomes únicos)"
 # Cada teste chama o executável com o filtro do seu nome (vírgula escapada).
 (cd "$tmp/ok" && ctest --output-on-failure) >"$tmp/ok/run.txt" 2>&1 ||
   fail "os testes de mentira deveriam passar: $(cat "$tmp/ok/run.txt")"
 for arg in '--test-case=call_key: 1 e 1.0; 1 e 1.5\, não' '--test-case=abre [ e não fecha' \
   '--test-case=diz "oi" entre aspas' '--test-case=vírgula\, no meio' '--test-case=a & b < c'; do
-  grep -qxF -- "$arg" "$tmp/ok/args.txt" || {
-    cat "$tmp/ok/args.txt" >&2
-    fail "o executável não recebeu: $arg"
-  }
+  grep -qxF -- "$arg" "$tmp/ok/args.txt" || fail_showing "$tmp/ok/args.txt" "o executável não recebeu: $arg"
 done
 # O núcleo contra o qual os testes rodam vai para o ambiente de cada um.
 grep -qF 'HZ_TEST_CORE=exercises/01-x' "$tmp/ok/fake_tests.cmake" ||
   fail "os testes não levam HZ_TEST_CORE"
 # E, como outra variável, onde fica a saída inteira de uma falha cortada.
-[[ "$(sort -u "$tmp/ok/env.txt")" == "exercises/01-x|$tmp/ok/test-output" ]] || {
-  cat "$tmp/ok/env.txt" >&2
-  fail "cada teste deveria receber HZ_TEST_CORE=exercises/01-x e HZ_TEST_OUTPUT_DIR=$tmp/ok/test-output"
-}
+[[ "$(sort -u "$tmp/ok/env.txt")" == "exercises/01-x|$tmp/ok/test-output" ]] ||
+  fail_showing "$tmp/ok/env.txt" \
+    "cada teste deveria receber HZ_TEST_CORE=exercises/01-x e HZ_TEST_OUTPUT_DIR=$tmp/ok/test-output"
 echo "ok: todo nome vira um teste do ctest e chega inteiro ao executável"
 
 # Um nome repetido: um teste só para os dois, e o de nomes únicos falha dizendo qual.
@@ -100,11 +87,8 @@ mkdir -p "$tmp/dup"
 fake_exe "$tmp/dup/fake" 'repetido; com ponto e vírgula' 'outro' 'repetido; com ponto e vírgula'
 discover "$tmp/dup"
 if (cd "$tmp/dup" && ctest -R 'cada TEST_CASE tem um nome só' --output-on-failure) >"$tmp/dup/run.txt" 2>&1; then
-  cat "$tmp/dup/run.txt" >&2
-  fail "o teste dos nomes únicos deveria falhar com um nome repetido"
+  fail_showing "$tmp/dup/run.txt" "o teste dos nomes únicos deveria falhar com um nome repetido"
 fi
-grep -qF '  repetido; com ponto e vírgula' "$tmp/dup/run.txt" || {
-  cat "$tmp/dup/run.txt" >&2
-  fail "a falha deveria mostrar o nome repetido"
-}
+grep -qF '  repetido; com ponto e vírgula' "$tmp/dup/run.txt" ||
+  fail_showing "$tmp/dup/run.txt" "a falha deveria mostrar o nome repetido"
 echo "ok: um nome repetido derruba o teste dos nomes únicos e aparece na falha"

@@ -7,25 +7,12 @@
 #           antes de compilar e o hz-course fill)
 # Uso: export_check.sh track|export RAIZ [HZ_COURSE]
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 mode="$1"
 root="$2"
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-export-check-XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
-
-# expect_contains ARQUIVO TEXTO
-expect_contains() {
-  grep -qF -- "$2" "$1" || {
-    echo "--- $1:" >&2
-    cat "$1" >&2
-    fail "esperava encontrar: $2"
-  }
-}
+make_tmp hz-export-check
 
 # O núcleo de uma etapa no projeto mínimo: um alvo que não compila nada (o
 # HzOptions.cmake põe opções de compilação nele fora da trilha solutions).
@@ -138,31 +125,17 @@ $(cat "$tmp/full-links")"
 
 check_export() {
   local course="$1" out="$tmp/aluno"
-  # Na cópia de um aluno (sem solutions/) não há o que exportar: o ./hz export
-  # e o ./hz update são do professor. O teste pula, dizendo por quê.
-  [[ -d "$root/solutions" ]] || {
-    echo "esta cópia não tem solutions/ (é a de um aluno): só a do professor exporta; pulando"
-    exit 77
-  }
-  command -v git >/dev/null 2>&1 || {
-    echo "sem git: ./hz export precisa dele; pulando"
-    exit 77
-  }
+  # Na cópia de um aluno não há o que exportar: o ./hz export e o ./hz update são do professor.
+  [[ -d "$root/solutions" ]] ||
+    skip "esta cópia não tem solutions/ (é a de um aluno): só a do professor exporta; pulando"
+  skip_without git "sem git: ./hz export precisa dele; pulando"
   # ./hz export usa o último commit; para conferir o que está no disco (e não só o
   # que já foi commitado), a árvore atual vira o commit de um repositório
   # temporário.
   mkdir -p "$tmp/src"
-  if [[ -e "$root/.git" ]]; then
-    (cd "$root" && git ls-files -z --cached --others --exclude-standard |
-      while IFS= read -r -d '' f; do if [[ -e "$f" ]]; then printf '%s\0' "$f"; fi; done |
-      tar --null -T - -cf -) | tar -x -C "$tmp/src"
-  else
-    tar -C "$root" --exclude=./.git --exclude='./build*' -cf - . | tar -x -C "$tmp/src"
-  fi
-  git -C "$tmp/src" init -q
-  git -C "$tmp/src" add -A
-  git -C "$tmp/src" -c user.name=teste -c user.email=teste@exemplo -c commit.gpgsign=false \
-    commit -qm "árvore atual"
+  # shellcheck source=/dev/null # a cópia do ./hz grade e dos bench
+  (source "$root/hz" && copy_course_tree "$tmp/src")
+  git_init_commit "$tmp/src" "árvore atual"
   root="$tmp/src"
   HZ_COURSE="$course" NO_COLOR=1 "$root/hz" export "$out" >"$tmp/export.out" 2>&1 ||
     fail "./hz export falhou: $(cat "$tmp/export.out")"
@@ -226,9 +199,9 @@ $(cat "$tmp/solutions-refs")"
     fail "na exportação, a conferência de --version e ./hz SUB --help falhou: $(cat "$tmp/version.out")"
 
   # O que o aluno roda na cópia dele, que não tem solutions/.
-  local first second
-  first="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | sed -n 1p)"
-  second="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | sed -n 2p)"
+  local stage_list first second last
+  mapfile -t stage_list < <(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt")
+  first="${stage_list[0]}" second="${stage_list[1]:-}" last="${stage_list[-1]}"
   "$course" list --root "$out" >"$tmp/list.out" 2>&1 || fail "hz-course list na exportação falhou: $(cat "$tmp/list.out")"
   expect_contains "$tmp/list.out" "$first/"
   "$course" hint --root "$out" --state "$tmp/dicas.json" >"$tmp/hint.out" 2>&1 ||
@@ -242,8 +215,6 @@ $(cat "$tmp/solutions-refs")"
 
   # A correção põe as respostas de referência nas regiões das etapas
   # anteriores com este comando (numa cópia; nada compila aqui).
-  local last
-  last="$(sed -n 's/^\([0-9][0-9]-[a-z0-9-]*\).*/\1/p' "$out/etapas/stages.txt" | tail -n1)"
   mkdir -p "$tmp/nota"
   cp -R "$out/exercises" "$tmp/nota/"
   "$course" fill --root "$tmp/nota" --reference "$root" --stage "$last" >"$tmp/fill.out" 2>&1 ||

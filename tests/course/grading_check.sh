@@ -11,38 +11,15 @@
 #           resposta do aluno e não faz commit
 # Uso: grading_check.sh hidden RAIZ | grading_check.sh update RAIZ HZ_COURSE
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 mode="$1"
 root="$2"
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-grading-check-XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
-
-expect_contains() { # expect_contains ARQUIVO TEXTO
-  grep -qF -- "$2" "$1" || {
-    echo "--- $1:" >&2
-    cat "$1" >&2
-    fail "esperava encontrar: $2"
-  }
-}
-
-expect_missing() { # expect_missing ARQUIVO TEXTO
-  if grep -qF -- "$2" "$1"; then
-    echo "--- $1:" >&2
-    cat "$1" >&2
-    fail "não esperava encontrar: $2"
-  fi
-}
+make_tmp hz-grading-check
 
 check_hidden() {
-  command -v c++ >/dev/null 2>&1 || {
-    echo "sem compilador C++: pulando"
-    exit 77
-  }
+  skip_without c++ "sem compilador C++: pulando"
   local p="$tmp/p"
   mkdir -p "$p/cmake" "$p/tests/01-x"
   cp "$root/cmake/HzTests.cmake" "$root/cmake/HzDiscoverTests.cmake" "$p/cmake/"
@@ -88,35 +65,20 @@ CM
   echo "ok: grading/tests/ETAPA/*.cpp entra só no executável de testes da etapa, e só quando existe"
 }
 
-git_quiet() { git -c user.name=teste -c user.email=teste@exemplo -c commit.gpgsign=false "$@"; }
-
 check_update() {
   local course="$1"
-  # Na cópia de um aluno (sem solutions/) não há o que exportar: o ./hz export
-  # e o ./hz update são do professor. O teste pula, dizendo por quê.
-  [[ -d "$root/solutions" ]] || {
-    echo "esta cópia não tem solutions/ (é a de um aluno): só a do professor exporta; pulando"
-    exit 77
-  }
-  command -v git >/dev/null 2>&1 || {
-    echo "sem git: pulando"
-    exit 77
-  }
+  # Na cópia de um aluno não há o que exportar: o ./hz export e o ./hz update são do professor.
+  [[ -d "$root/solutions" ]] ||
+    skip "esta cópia não tem solutions/ (é a de um aluno): só a do professor exporta; pulando"
+  skip_without git "sem git: pulando"
   # O curso como está no disco, num repositório temporário, com a pasta
   # privada do professor.
   mkdir -p "$tmp/src"
-  if [[ -e "$root/.git" ]]; then
-    (cd "$root" && git ls-files -z --cached --others --exclude-standard |
-      while IFS= read -r -d '' f; do if [[ -e "$f" ]]; then printf '%s\0' "$f"; fi; done |
-      tar --null -T - -cf -) | tar -x -C "$tmp/src"
-  else
-    tar -C "$root" --exclude=./.git --exclude='./build*' -cf - . | tar -x -C "$tmp/src"
-  fi
+  # shellcheck source=/dev/null # a cópia do ./hz grade e dos bench
+  (source "$root/hz" && copy_course_tree "$tmp/src")
   mkdir -p "$tmp/src/grading/tests/01-loop"
   echo '// um teste oculto' >"$tmp/src/grading/tests/01-loop/oculto_test.cpp"
-  git -C "$tmp/src" init -q
-  git -C "$tmp/src" add -A
-  git_quiet -C "$tmp/src" commit -qm "versão 1"
+  git_init_commit "$tmp/src" "versão 1"
 
   export HZ_COURSE="$course" NO_COLOR=1
   "$tmp/src/hz" export "$tmp/v1" >"$tmp/v1.out" 2>&1 || fail "./hz export falhou: $(cat "$tmp/v1.out")"
@@ -126,9 +88,7 @@ check_update() {
   # A cópia da aluna: um repositório novo, sem história em comum com o curso.
   local a="$tmp/aluna" file="exercises/01-loop/tool_dispatch.cpp"
   cp -a "$tmp/v1" "$a"
-  git -C "$a" init -q
-  git -C "$a" add -A
-  git_quiet -C "$a" commit -qm "Curso harness-zero"
+  git_init_commit "$a" "Curso harness-zero"
   grep -q 'throw hz::NotImplemented("01-loop/tool-result"' "$a/$file" || fail "o stub de 01-loop/tool-result sumiu de $file"
   sed -i 's|^\( *\)throw hz::NotImplemented("01-loop/tool-result".*|\1return {"minha resposta", true};  // da aluna|' "$a/$file"
   git_quiet -C "$a" commit -qam "Minha resposta"
@@ -178,9 +138,7 @@ check_update() {
     fail "a exportação com --release 01-loop ainda tem stubs da etapa 01-loop"
   fi
   "$course" listings --root "$tmp/v3" --check >/dev/null || fail "as listagens da exportação liberada não batem com exercises/"
-  git -C "$tmp/v3" init -q
-  git -C "$tmp/v3" add -A
-  git_quiet -C "$tmp/v3" commit -qm "Libera a etapa 01"
+  git_init_commit "$tmp/v3" "Libera a etapa 01"
   git -C "$tmp/v3" tag prazo-01
   echo "depois da tag" >>"$tmp/v3/README.md"
   git_quiet -C "$tmp/v3" commit -qam "Depois"

@@ -12,15 +12,11 @@
 #   forget_other_generator uma pasta configurada com o make perde só o cache.
 # Uso: hz_functions_check.sh RAIZ
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 root="$1"
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-functions-check-XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
+make_tmp hz-functions-check
 
 mtime() { stat -c %Y "$1"; }
 

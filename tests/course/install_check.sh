@@ -4,6 +4,8 @@
 # instalação, lê a URL da primeira linha do stdout e é derrubado.
 # Uso: install_check.sh PASTA_DO_BUILD
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 build="$1"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-install-check-XXXXXX")"
@@ -13,11 +15,6 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
 
 echo "+ cmake --install $build --prefix $tmp/prefixo"
 cmake --install "$build" --prefix "$tmp/prefixo" >"$tmp/install.log" 2>&1 ||

@@ -5,24 +5,17 @@
 # clara e não toca o arquivo da etapa seguinte.
 # Uso: propagate_check.sh RAIZ HZ_COURSE
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 root="$1"
 course="$2"
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/hz-propagate-check-XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
+make_tmp hz-propagate-check
 # O ./hz propagate deixa o conflito numa pasta temporária para quem resolve;
 # aqui ela fica dentro de $tmp e vai embora com ele.
 export TMPDIR="$tmp"
 
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
-
-command -v git >/dev/null 2>&1 || {
-  echo "sem git: pulando"
-  exit 77
-}
+skip_without git "sem git: pulando"
 
 c="$tmp/curso"
 mkdir -p "$c/etapas" "$c/solutions/01-x" "$c/solutions/02-x" "$c/exercises"
@@ -32,9 +25,7 @@ printf 'linha 1\nlinha 2\nlinha 3\nlinha 4\nlinha 5\nlinha 6\nlinha 7\n' >"$c/so
 printf 'igual\n' >"$c/solutions/01-x/b.cpp"
 printf 'linha 1\nlinha 2\nlinha 3\nlinha 4\nlinha 5\nlinha 6 da etapa 02\nlinha 7\n' >"$c/solutions/02-x/a.cpp"
 printf 'igual\n' >"$c/solutions/02-x/b.cpp"
-git -C "$c" init -q
-git -C "$c" add -A
-git -C "$c" -c user.name=t -c user.email=t@t -c commit.gpgsign=false commit -qm base
+git_init_commit "$c" base
 
 # Uma correção na 01, numa linha que a 02 não muda, e outra num arquivo idêntico.
 sed -i 's/linha 2/linha 2 corrigida/' "$c/solutions/01-x/a.cpp"
@@ -49,7 +40,7 @@ grep -qF "levado: a.cpp" "$tmp/out" || fail "a saída não diz o que foi levado:
 [[ -f "$c/livro/diffs/02-x.diff" ]] || fail "o diff da etapa não foi reescrito"
 grep -qF -- "+linha 6 da etapa 02" "$c/livro/diffs/02-x.diff" || fail "diff sem a mudança da 02"
 git -C "$c" add -A
-git -C "$c" -c user.name=t -c user.email=t@t -c commit.gpgsign=false commit -qm correcao
+git_quiet -C "$c" commit -qm correcao
 
 # Rodar de novo sem mudanças: nada a levar.
 (cd "$c" && HZ_COURSE="$course" HZ_PROPAGATE_TEST=0 HZ_SKIP_DEPS=1 NO_COLOR=1 ./hz propagate 01-x) \

@@ -11,12 +11,10 @@
 # Um executável que não foi compilado neste build (o hz-bench fica fora do
 # "all") é apontado e pulado; o FlagParser que ele usa tem teste próprio.
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 root="$1"
 shift
-fail() {
-  echo "FALHOU: $*" >&2
-  exit 1
-}
 
 hz_line="$(HZ_SKIP_DEPS=1 "$root/hz" --version)" || fail "./hz --version saiu com erro"
 [[ "$hz_line" =~ ^hz\ \(harness-zero\ ([0-9]+\.[0-9]+\.[0-9]+)\)$ ]] ||
