@@ -16,6 +16,7 @@
 #include "hz/course/lines.hpp"
 #include "hz/json_integer.hpp"
 #include "hz/saturating.hpp"
+#include "hz/text.hpp"
 #include "hz/trace_time.hpp"
 #include "hz/trace_words.hpp"
 
@@ -26,24 +27,6 @@ using nlohmann::json;
 namespace {
 
 // ------------------------------------------------------------------ texto
-
-void append_utf8(std::string& out, unsigned cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // Lê um código UTF-8 em `s[i]`; devolve o tamanho da sequência, ou 0 se ela
 // for inválida (curta, longa demais, sobrelonga, surrogate, acima de U+10FFFF).
@@ -74,63 +57,34 @@ std::size_t decode_utf8(std::string_view s, std::size_t i, unsigned& cp) {
 }
 
 // O texto chega do modelo e das ferramentas: um ESC cru ou um byte solto não
-// pode virar marcação nem sumir calado. Controles aparecem como no trace do
-// terminal (hz::printable): \x1b, \x7f, \u0085. O \r de um \r\n some.
+// pode virar marcação nem sumir calado. Bytes que não são UTF-8 viram U+FFFD;
+// controles aparecem como no trace do terminal (hz::printable, sobre o UTF-8
+// já válido): \x1b, \x7f, \u0085. O \r de um \r\n some.
 std::string visible_utf8(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     unsigned cp = 0;
     const std::size_t len = decode_utf8(s, i, cp);
     if (len == 0) {
-      append_utf8(out, 0xFFFD);
+      out += "\xEF\xBF\xBD";  // U+FFFD em UTF-8
       ++i;
       continue;
     }
-    if (cp == '\r' && i + 1 < s.size() && s[i + 1] == '\n') {
-      // some
-    } else if (cp == '\n' || cp == '\t') {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x20 || cp == 0x7F) {
-      out += "\\x";
-      out += kHex[cp >> 4];
-      out += kHex[cp & 0xF];
-    } else if (cp >= 0x80 && cp < 0xA0) {
-      out += "\\u00";
-      out += kHex[cp >> 4];
-      out += kHex[cp & 0xF];
-    } else {
-      out.append(s.substr(i, len));
-    }
+    if (cp != '\r' || i + 1 == s.size() || s[i + 1] != '\n') out.append(s.substr(i, len));
     i += len;
   }
-  return out;
+  return printable(out);
 }
 
 std::string escape(std::string_view s) {
+  static constexpr std::string_view kSpecial = "&<>\"'";
+  static constexpr const char* kEntities[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
   std::string out;
   out.reserve(s.size() + s.size() / 8);
   for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
+    const std::size_t k = kSpecial.find(c);
+    out += k == std::string_view::npos ? std::string_view(&c, 1) : kEntities[k];
   }
   return out;
 }
@@ -142,69 +96,60 @@ std::string dump(const json& value, int indent = -1) {
 // ------------------------------------------------------- campos do evento
 
 // Os campos podem faltar ou vir com o tipo errado: a página mostra o que dá.
-std::optional<long long> integer(const json& object, const char* key) {
-  if (!object.is_object()) return std::nullopt;
+// O valor de `key`, ou nullptr se faltar (ou se `object` não for um objeto).
+const json* member(const json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
   auto it = object.find(key);
-  if (it == object.end()) return std::nullopt;
-  return json_integer(*it);
+  return it == object.end() ? nullptr : &*it;
 }
 
+std::optional<long long> integer(const json& object, const char* key) {
+  const json* value = member(object, key);
+  return value != nullptr ? json_integer(*value) : std::nullopt;
+}
+
+// Um número finito, ou 0.
 double real(const json& object, const char* key) {
-  if (!object.is_object()) return 0;
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return 0;
-  const double v = it->get<double>();
+  const json* value = member(object, key);
+  const double v = value != nullptr && value->is_number() ? value->get<double>() : 0;
   return std::isfinite(v) ? v : 0;
 }
 
 std::string field(const json& object, const char* key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return {};
-  if (it->is_string()) return it->get<std::string>();
-  return dump(*it);
+  const json* value = member(object, key);
+  if (value == nullptr || value->is_null()) return {};
+  return value->is_string() ? value->get<std::string>() : dump(*value);
 }
 
 const json& usage_of(const json& event) {
   static const json empty = json::object();
-  if (!event.is_object()) return empty;
-  auto it = event.find("usage");
-  return it != event.end() && it->is_object() ? *it : empty;
-}
-
-bool ok_of(const json& tool_end) {
-  auto it = tool_end.find("ok");
-  return it != tool_end.end() && it->is_boolean() && it->get<bool>();
+  const json* usage = member(event, "usage");
+  return usage != nullptr && usage->is_object() ? *usage : empty;
 }
 
 using hz::words::plural;
 
-bool flag(const json& object, const char* key) {
-  if (!object.is_object()) return false;
-  auto it = object.find(key);
-  return it != object.end() && it->is_boolean() && it->get<bool>();
+std::optional<bool> boolean(const json& object, const char* key) {
+  const json* value = member(object, key);
+  if (value == nullptr || !value->is_boolean()) return std::nullopt;
+  return value->get<bool>();
 }
 
-std::optional<bool> boolean(const json& object, const char* key) {
-  if (!object.is_object()) return std::nullopt;
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_boolean()) return std::nullopt;
-  return it->get<bool>();
-}
+bool flag(const json& object, const char* key) { return boolean(object, key).value_or(false); }
 
 // A hora do evento ("time"), em nanossegundos desde 1970; vazio se faltar
 // (um trace de antes das horas) ou não for uma hora do trace.
 std::optional<std::int64_t> time_of(const json& event) {
-  auto it = event.find("time");
-  if (it == event.end() || !it->is_string()) return std::nullopt;
-  return parse_trace_time(it->get_ref<const std::string&>());
+  const json* time = member(event, "time");
+  if (time == nullptr || !time->is_string()) return std::nullopt;
+  return parse_trace_time(time->get_ref<const std::string&>());
 }
 
 // O "duration_ms" de um evento, se for um número que serve.
 std::optional<double> duration_of(const json& event) {
-  auto it = event.find("duration_ms");
-  if (it == event.end() || !it->is_number()) return std::nullopt;
-  const double ms = it->get<double>();
+  const json* value = member(event, "duration_ms");
+  if (value == nullptr || !value->is_number()) return std::nullopt;
+  const double ms = value->get<double>();
   if (!std::isfinite(ms) || ms < 0 || ms > 1e15) return std::nullopt;
   return ms;
 }
@@ -215,19 +160,19 @@ double dollars(const json& object, const char* key) {
   return std::fabs(value) <= 1e12 ? value : 0;
 }
 
+// Um número com um formato do printf ("%.1f"): todos os daqui cabem no buffer.
+std::string printf_text(const char* format, double value) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
 // "412 ms", "0.42 ms", "2.35 s".
 std::string duration_text(double ms) {
-  char buffer[48];
-  if (ms < 1) {
-    std::snprintf(buffer, sizeof buffer, "%.2f ms", ms);
-  } else if (ms < 10) {
-    std::snprintf(buffer, sizeof buffer, "%.1f ms", ms);
-  } else if (ms < 1000) {
-    std::snprintf(buffer, sizeof buffer, "%.0f ms", ms);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.2f s", ms / 1000);
-  }
-  return buffer;
+  if (ms < 1) return printf_text("%.2f ms", ms);
+  if (ms < 10) return printf_text("%.1f ms", ms);
+  if (ms < 1000) return printf_text("%.0f ms", ms);
+  return printf_text("%.2f s", ms / 1000);
 }
 
 // ------------------------------------------------------------------ modelo
@@ -427,8 +372,8 @@ class Builder {
       if (it->kind == Node::Kind::tool && !it->second) match = &*it;
     }
     if (match == nullptr) return false;
-    if (!ok_of(event)) ++model_.summary.tool_errors;
-    match->failed = !ok_of(event);
+    if (!flag(event, "ok")) ++model_.summary.tool_errors;
+    match->failed = !flag(event, "ok");
     match->end = now_;
     match->second = event;
     return true;
@@ -649,22 +594,12 @@ double nice_step(double max) {
   return pow10 * 10;
 }
 
-std::string num(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", v);
-  return buffer;
-}
+std::string num(double v) { return printf_text("%.1f", v); }
 
 // Uma marca do eixo do tempo: "0 s", "250 ms", "1.5 s".
 std::string tick_text(double ms) {
-  char buffer[32];
   if (ms == 0) return "0 s";
-  if (ms < 1000) {
-    std::snprintf(buffer, sizeof buffer, "%g ms", ms);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%g s", ms / 1000);
-  }
-  return buffer;
+  return ms < 1000 ? printf_text("%g ms", ms) : printf_text("%g s", ms / 1000);
 }
 
 // Como um evento das etapas aparece: o tom da caixa, o título e o texto.
@@ -1091,7 +1026,7 @@ class Page {
               num(y + 14) + "\" text-anchor=\"end\">" + html_text(brief_label(label)) +
               "</text><rect class=\"" + cls + "\" x=\"" + num(x) + "\" y=\"" + num(y + 3) +
               "\" width=\"" + num(w) + "\" height=\"" + num(row_h - 6) + "\" rx=\"3\" data-ms=\"" +
-              num_ms(r.ms) + "\"><title>" + html_text(label) + ": " + duration +
+              printf_text("%.3f", r.ms) + "\"><title>" + html_text(label) + ": " + duration +
               "</title></rect><text class=\"bar-value\" x=\"" + num(x + w + 4) + "\" y=\"" +
               num(y + 14) + "\">" + duration + "</text></a>\n";
     }
@@ -1100,12 +1035,6 @@ class Page {
 
   static std::string brief_label(const std::string& label) {
     return label.size() > 26 ? label.substr(0, 24) + "…" : label;
-  }
-
-  static std::string num_ms(double ms) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f", ms);
-    return buffer;
   }
 
   static std::string anchor_of(const Node& n) {
@@ -1126,10 +1055,8 @@ class Page {
   std::string timing(const Node& n, const Node* slowest) const {
     std::string text;
     if (n.start && model_.first_time) {
-      char buffer[40];
-      std::snprintf(buffer, sizeof buffer, "+%.3f s",
-                    static_cast<double>(*n.start - *model_.first_time) / 1e9);
-      text += "<span class=\"at\">" + std::string(buffer) + "</span>";
+      const double seconds = static_cast<double>(*n.start - *model_.first_time) / 1e9;
+      text += "<span class=\"at\">" + printf_text("+%.3f s", seconds) + "</span>";
     }
     if (auto ms = n.duration_ms()) {
       text += "<span class=\"duration\">" + duration_text(*ms) + "</span>";
