@@ -121,10 +121,16 @@ std::string field(const json& object, const char* key) {
   return value->is_string() ? value->get<std::string>() : dump(*value);
 }
 
-const json& usage_of(const json& event) {
-  static const json empty = json::object();
+// Os tokens do "usage" de um model_response ou de um turn_end, os que houver.
+struct Tokens {
+  std::optional<long long> prompt;
+  std::optional<long long> completion;
+};
+
+Tokens tokens_of(const json& event) {
   const json* usage = member(event, "usage");
-  return usage != nullptr && usage->is_object() ? *usage : empty;
+  if (usage == nullptr) return {};
+  return {integer(*usage, "prompt_tokens"), integer(*usage, "completion_tokens")};
 }
 
 using hz::words::plural;
@@ -216,17 +222,10 @@ struct Turn {
   int retries = 0;                         // model_request depois de uma tentativa que falhou
 
   // Como o turn_end conta (as palavras da linha do terminal); sem turn_end, contado aqui.
-  long long model_calls() const {
-    if (end) {
-      if (auto n = integer(*end, "turns")) return *n;
-    }
-    return calls;
-  }
-  long long model_retries() const {
-    if (end) {
-      if (auto n = integer(*end, "retries")) return *n;
-    }
-    return retries;
+  long long model_calls() const { return counted("turns", calls); }
+  long long model_retries() const { return counted("retries", retries); }
+  long long counted(const char* key, int here) const {
+    return (end ? integer(*end, key) : std::nullopt).value_or(here);
   }
   // "cost_known" do turn_end (etapa 02 em diante); vazio na etapa 01.
   std::optional<bool> cost_known() const {
@@ -337,14 +336,13 @@ class Builder {
   void finish_call(json event, bool failed) {
     Node* call = open_call();
     if (!failed) {
-      const json& usage = usage_of(event);
-      const std::optional<long long> prompt = integer(usage, "prompt_tokens");
-      if (prompt) {
-        model_.summary.prompt_tokens.back() = *prompt;
-        model_.prompt_total = saturating_add(model_.prompt_total, *prompt);
+      const Tokens tokens = tokens_of(event);
+      if (tokens.prompt) {
+        model_.summary.prompt_tokens.back() = *tokens.prompt;
+        model_.prompt_total = saturating_add(model_.prompt_total, *tokens.prompt);
       }
       model_.completion_total =
-          saturating_add(model_.completion_total, integer(usage, "completion_tokens").value_or(0));
+          saturating_add(model_.completion_total, tokens.completion.value_or(0));
     }
     call->failed = failed;
     call->end = now_;
@@ -420,6 +418,19 @@ Model build_model(std::string_view jsonl) {
     start = end + 1;
   }
   return builder.take();
+}
+
+// Todos os nós, na ordem do trace: cada entrada de um turno e, logo depois,
+// os filhos dela.
+std::vector<const Node*> all_nodes(const Model& model) {
+  std::vector<const Node*> nodes;
+  for (const Turn& t : model.turns) {
+    for (const Node& e : t.entries) {
+      nodes.push_back(&e);
+      for (const Node& c : e.children) nodes.push_back(&c);
+    }
+  }
+  return nodes;
 }
 
 // ------------------------------------------------------------------ página
@@ -737,7 +748,8 @@ std::string cost_text(double cost, std::optional<bool> known, bool estimated) {
 class Page {
  public:
   Page(const Model& model, std::string_view title) : model_(model), title_(title) {
-    find_slowest();
+    slowest_call_ = slowest(Node::Kind::call);
+    slowest_tool_ = slowest(Node::Kind::tool);
   }
 
   std::string render() {
@@ -764,30 +776,15 @@ class Page {
  private:
   // A chamada e a ferramenta mais lentas, marcadas na linha do tempo (só
   // quando há mais de uma com duração para comparar).
-  void find_slowest() {
-    std::vector<const Node*> calls;
-    std::vector<const Node*> tools;
-    for (const Turn& t : model_.turns) {
-      for (const Node& e : t.entries) {
-        if (e.kind == Node::Kind::call) calls.push_back(&e);
-        if (e.kind == Node::Kind::tool) tools.push_back(&e);
-        for (const Node& c : e.children) {
-          if (c.kind == Node::Kind::tool) tools.push_back(&c);
-        }
-      }
+  const Node* slowest(Node::Kind kind) const {
+    const Node* best = nullptr;
+    int timed = 0;
+    for (const Node* n : all_nodes(model_)) {
+      if (n->kind != kind || !n->duration_ms()) continue;
+      ++timed;
+      if (best == nullptr || *n->duration_ms() > *best->duration_ms()) best = n;
     }
-    const auto slowest = [](const std::vector<const Node*>& nodes) -> const Node* {
-      const Node* best = nullptr;
-      int timed = 0;
-      for (const Node* n : nodes) {
-        if (!n->duration_ms()) continue;
-        ++timed;
-        if (best == nullptr || *n->duration_ms() > *best->duration_ms()) best = n;
-      }
-      return timed > 1 ? best : nullptr;
-    };
-    slowest_call_ = slowest(calls);
-    slowest_tool_ = slowest(tools);
+    return timed > 1 ? best : nullptr;
   }
 
   void header() {
@@ -812,9 +809,7 @@ class Page {
     parts.push_back(words::model_calls_text(t.model_calls(), t.model_retries()));
     if (!t.end) return join(parts);
     const json& end = *t.end;
-    const json& usage = usage_of(end);
-    const std::optional<long long> prompt = integer(usage, "prompt_tokens");
-    const std::optional<long long> completion = integer(usage, "completion_tokens");
+    const auto [prompt, completion] = tokens_of(end);
     if (prompt || completion) {
       parts.push_back(std::to_string(saturating_add(prompt.value_or(0), completion.value_or(0))) +
                       " tokens (" + std::to_string(prompt.value_or(0)) + " enviados + " +
@@ -953,15 +948,9 @@ class Page {
   void waterfall() {
     if (!model_.first_time || !model_.last_time) return;
     std::vector<Row> rows;
-    const auto add = [&rows](const Node& n) {
-      if ((n.kind == Node::Kind::call || n.kind == Node::Kind::tool) && n.start) {
-        rows.push_back({&n, *n.start, n.duration_ms().value_or(0)});
-      }
-    };
-    for (const Turn& t : model_.turns) {
-      for (const Node& e : t.entries) {
-        add(e);
-        for (const Node& c : e.children) add(c);
+    for (const Node* n : all_nodes(model_)) {
+      if ((n->kind == Node::Kind::call || n->kind == Node::Kind::tool) && n->start) {
+        rows.push_back({n, *n->start, n->duration_ms().value_or(0)});
       }
     }
     if (rows.empty()) return;
@@ -1038,17 +1027,9 @@ class Page {
   }
 
   static std::string anchor_of(const Node& n) {
-    switch (n.kind) {
-      case Node::Kind::call:
-        return "call-" + std::to_string(n.number);
-      case Node::Kind::tool:
-        return "tool-" + std::to_string(n.number);
-      case Node::Kind::other:
-        return "event-" + std::to_string(n.number);
-      case Node::Kind::invalid:
-        return "line-" + std::to_string(n.number);
-    }
-    return {};
+    // Na ordem de Node::Kind: call, tool, other, invalid.
+    static constexpr const char* kPrefix[] = {"call-", "tool-", "event-", "line-"};
+    return kPrefix[static_cast<int>(n.kind)] + std::to_string(n.number);
   }
 
   // "+1.234 s" desde o primeiro evento do trace, e a duração; vazio sem hora.
@@ -1149,9 +1130,7 @@ class Page {
       out_ += calls == 0 ? std::string("resposta em texto")
                          : plural(calls, "chamada de ferramenta", "chamadas de ferramenta");
       out_ += "</strong>";
-      const json& usage = usage_of(r);
-      const std::optional<long long> prompt = integer(usage, "prompt_tokens");
-      const std::optional<long long> completion = integer(usage, "completion_tokens");
+      const auto [prompt, completion] = tokens_of(r);
       if (prompt || completion) {
         out_ += " · <span class=\"tokens\"><span class=\"tokens-prompt\">" +
                 (prompt ? std::to_string(*prompt) : std::string("—")) +
@@ -1235,19 +1214,13 @@ class Page {
 
   void tool(const Node& e, bool top_level) {
     const std::string n = std::to_string(e.number);
-    std::string state = "open";
-    if (e.second) state = e.failed ? "failed" : "ok";
+    const std::string state = !e.second ? "open" : e.failed ? "failed" : "ok";
+    const char* badge = !e.second ? "sem fim registrado" : e.failed ? "erro" : "ok";
     out_ += std::string(top_level ? "<li class=\"loose\">" : "<li>") + "<div class=\"tool " +
             state + "\" id=\"tool-" + n + "\">\n";
     out_ += "<div class=\"heading\"><span>⚙ <code class=\"name\">" +
-            html_text(field(e.first, "name")) + "</code></span>";
-    if (state == "ok") {
-      out_ += "<span class=\"badge ok\">ok</span>";
-    } else if (state == "failed") {
-      out_ += "<span class=\"badge failed\">erro</span>";
-    } else {
-      out_ += "<span class=\"badge open\">sem fim registrado</span>";
-    }
+            html_text(field(e.first, "name")) + "</code></span><span class=\"badge " + state +
+            "\">" + badge + "</span>";
     out_ += timing(e, slowest_tool_);
     std::vector<std::string> meta;
     if (e.second) {
@@ -1530,6 +1503,15 @@ class Otlp {
     return {{"code", 2}, {"message", message}};  // STATUS_CODE_ERROR
   }
 
+  // Os tokens de um model_response ou de um turn_end, com os nomes de GenAI.
+  static void add_usage(json& attributes, const json& event) {
+    const Tokens tokens = tokens_of(event);
+    if (tokens.prompt) add_attribute(attributes, "gen_ai.usage.input_tokens", *tokens.prompt);
+    if (tokens.completion) {
+      add_attribute(attributes, "gen_ai.usage.output_tokens", *tokens.completion);
+    }
+  }
+
   static constexpr int kInternal = 1;  // SPAN_KIND_INTERNAL
   static constexpr int kClient = 3;    // SPAN_KIND_CLIENT
 
@@ -1557,12 +1539,7 @@ class Otlp {
     }
     if (!model.empty()) add_attribute(a, "gen_ai.request.model", model);
     if (t.end) {
-      const json& usage = usage_of(*t.end);
-      if (auto n = integer(usage, "prompt_tokens"))
-        add_attribute(a, "gen_ai.usage.input_tokens", *n);
-      if (auto n = integer(usage, "completion_tokens")) {
-        add_attribute(a, "gen_ai.usage.output_tokens", *n);
-      }
+      add_usage(a, *t.end);
       const std::string outcome = field(*t.end, "outcome");
       add_attribute(a, "hz.outcome", outcome);
       if (t.cost_known() != false) add_attribute(a, "hz.cost_usd", dollars(*t.end, "cost_usd"));
@@ -1621,12 +1598,7 @@ class Otlp {
       add_attribute(a, "hz.billed", flag(r, "billed"));
       s["status"] = status(false, field(r, "message"));
     } else {
-      const json& usage = usage_of(r);
-      if (auto n = integer(usage, "prompt_tokens"))
-        add_attribute(a, "gen_ai.usage.input_tokens", *n);
-      if (auto n = integer(usage, "completion_tokens")) {
-        add_attribute(a, "gen_ai.usage.output_tokens", *n);
-      }
+      add_usage(a, r);
       const std::string finish = field(r, "finish_reason");
       if (!finish.empty())
         add_attribute(a, "gen_ai.response.finish_reasons", json::array({finish}));
@@ -1728,21 +1700,21 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out, 
   if (fs::is_directory(input, ec)) return usage_error(input + " é uma pasta, não um trace");
   const std::optional<std::string> jsonl = read_file(input);
   if (!jsonl) return usage_error("não consegui ler o trace " + input);
-  const auto over_input = [&](const fs::path& output) {
-    return output != "-" && (output == fs::path(input) || fs::equivalent(output, input, ec));
+  // `a` é o mesmo arquivo que `b` ("-", o stdout, não é arquivo nenhum).
+  const auto same_file = [&ec](const fs::path& a, const fs::path& b) {
+    return a != "-" && (a == b || fs::equivalent(a, b, ec));
   };
   // Com --otlp, a página só sai se --out também vier.
   const bool page_wanted = !otlp_arg || output_arg;
   fs::path output = fs::path(input).replace_extension(".html");
   if (output_arg) output = *output_arg;
-  if (page_wanted && over_input(output)) {
+  if (page_wanted && same_file(output, input)) {
     return usage_error("a página sairia por cima do próprio trace: escolha outro --out");
   }
-  if (otlp_arg && over_input(*otlp_arg)) {
+  if (otlp_arg && same_file(*otlp_arg, input)) {
     return usage_error("o OTLP sairia por cima do próprio trace: escolha outro --otlp");
   }
-  if (otlp_arg && page_wanted && output != "-" && *otlp_arg != "-" &&
-      (output == fs::path(*otlp_arg) || fs::equivalent(output, *otlp_arg, ec))) {
+  if (otlp_arg && page_wanted && *otlp_arg != "-" && same_file(output, *otlp_arg)) {
     return usage_error("--out e --otlp apontam para o mesmo arquivo");
   }
   if (otlp_arg && page_wanted && output == "-" && *otlp_arg == "-") {
@@ -1752,6 +1724,18 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out, 
   const bool to_stdout = (page_wanted && output == "-") || (otlp_arg && *otlp_arg == "-");
   // Com algo no stdout, o resumo vai para o stderr.
   std::ostream& report = to_stdout ? err : out;
+  // No stdout ("-") ou no arquivo, que o resumo diz; falso se não deu para escrever.
+  const auto emit = [&](const fs::path& path, const std::string& text, const std::string& what) {
+    if (path == "-") {
+      out << text;
+    } else if (!write_file(path, text)) {
+      err << "hz-course: não consegui escrever " << path.generic_string() << "\n";
+      return false;
+    } else {
+      report << "escrito: " << path.generic_string() << what << "\n";
+    }
+    return true;
+  };
 
   TraceSummary s;
   if (otlp_arg) {
@@ -1760,27 +1744,14 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out, 
       err << "hz-course: " << input << ": " << otlp.error << "\n";
       return 2;
     }
-    if (*otlp_arg == "-") {
-      out << otlp.json;
-    } else if (!write_file(*otlp_arg, otlp.json)) {
-      err << "hz-course: não consegui escrever " << fs::path(*otlp_arg).generic_string() << "\n";
+    if (!emit(*otlp_arg, otlp.json, " (OTLP/JSON, " + plural(otlp.spans, "span", "spans") + ")")) {
       return 1;
-    } else {
-      report << "escrito: " << fs::path(*otlp_arg).generic_string() << " (OTLP/JSON, "
-             << plural(otlp.spans, "span", "spans") << ")\n";
     }
     s = otlp.summary;
   }
   if (page_wanted) {
     const TraceHtml page = render_trace_html(*jsonl, title);
-    if (output == "-") {
-      out << page.html;
-    } else if (!write_file(output, page.html)) {
-      err << "hz-course: não consegui escrever " << output.generic_string() << "\n";
-      return 1;
-    } else {
-      report << "escrito: " << output.generic_string() << "\n";
-    }
+    if (!emit(output, page.html, "")) return 1;
     s = page.summary;
   }
   report << "  " << plural(s.events, "evento", "eventos") << ", "
