@@ -280,13 +280,14 @@ class Builder {
                !open_call()->second) {
       finish_call(std::move(event), name == "model_error");
     } else if (name == "tool_start") {
-      start_tool(std::move(event));
+      container().push_back(
+          node_of(Node::Kind::tool, ++model_.summary.tool_calls, std::move(event)));
     } else if (name == "tool_end" && finish_tool(event)) {
       // casado com o tool_start
     } else if (name == "turn_end") {
       finish_turn(std::move(event));
     } else {
-      add_other(std::move(event));
+      container().push_back(node_of(Node::Kind::other, ++others_, std::move(event)));
     }
   }
 
@@ -313,9 +314,10 @@ class Builder {
     return call != nullptr ? call->children : current_.entries;
   }
 
-  Node node_of(Node::Kind kind, json event) {
+  Node node_of(Node::Kind kind, int number, json event) {
     Node node;
     node.kind = kind;
+    node.number = number;
     node.line = line_;
     node.start = now_;
     node.first = std::move(event);
@@ -323,8 +325,7 @@ class Builder {
   }
 
   void start_call(json event) {
-    Node node = node_of(Node::Kind::call, std::move(event));
-    node.number = ++model_.summary.attempts;
+    Node node = node_of(Node::Kind::call, ++model_.summary.attempts, std::move(event));
     const Node* previous = open_call();
     node.retry = previous != nullptr && previous->failed;
     ++(node.retry ? current_.retries : current_.calls);
@@ -347,12 +348,6 @@ class Builder {
     call->failed = failed;
     call->end = now_;
     call->second = std::move(event);
-  }
-
-  void start_tool(json event) {
-    Node node = node_of(Node::Kind::tool, std::move(event));
-    node.number = ++model_.summary.tool_calls;
-    container().push_back(std::move(node));
   }
 
   // Casa pelo call_id com a ferramenta aberta mais recente; sem id que case,
@@ -391,12 +386,6 @@ class Builder {
     model_.turns.push_back(std::move(current_));
     current_ = Turn{};
     call_.reset();
-  }
-
-  void add_other(json event) {
-    Node node = node_of(Node::Kind::other, std::move(event));
-    node.number = ++others_;
-    container().push_back(std::move(node));
   }
 
   Model model_;
