@@ -16,6 +16,7 @@
 #include "hz/course/lines.hpp"
 #include "hz/json_integer.hpp"
 #include "hz/saturating.hpp"
+#include "hz/text.hpp"
 #include "hz/trace_time.hpp"
 #include "hz/trace_words.hpp"
 
@@ -26,24 +27,6 @@ using nlohmann::json;
 namespace {
 
 // ------------------------------------------------------------------ texto
-
-void append_utf8(std::string& out, unsigned cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // Lê um código UTF-8 em `s[i]`; devolve o tamanho da sequência, ou 0 se ela
 // for inválida (curta, longa demais, sobrelonga, surrogate, acima de U+10FFFF).
@@ -74,63 +57,34 @@ std::size_t decode_utf8(std::string_view s, std::size_t i, unsigned& cp) {
 }
 
 // O texto chega do modelo e das ferramentas: um ESC cru ou um byte solto não
-// pode virar marcação nem sumir calado. Controles aparecem como no trace do
-// terminal (hz::printable): \x1b, \x7f, \u0085. O \r de um \r\n some.
+// pode virar marcação nem sumir calado. Bytes que não são UTF-8 viram U+FFFD;
+// controles aparecem como no trace do terminal (hz::printable, sobre o UTF-8
+// já válido): \x1b, \x7f, \u0085. O \r de um \r\n some.
 std::string visible_utf8(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     unsigned cp = 0;
     const std::size_t len = decode_utf8(s, i, cp);
     if (len == 0) {
-      append_utf8(out, 0xFFFD);
+      out += "\xEF\xBF\xBD";  // U+FFFD em UTF-8
       ++i;
       continue;
     }
-    if (cp == '\r' && i + 1 < s.size() && s[i + 1] == '\n') {
-      // some
-    } else if (cp == '\n' || cp == '\t') {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x20 || cp == 0x7F) {
-      out += "\\x";
-      out += kHex[cp >> 4];
-      out += kHex[cp & 0xF];
-    } else if (cp >= 0x80 && cp < 0xA0) {
-      out += "\\u00";
-      out += kHex[cp >> 4];
-      out += kHex[cp & 0xF];
-    } else {
-      out.append(s.substr(i, len));
-    }
+    if (cp != '\r' || i + 1 == s.size() || s[i + 1] != '\n') out.append(s.substr(i, len));
     i += len;
   }
-  return out;
+  return printable(out);
 }
 
 std::string escape(std::string_view s) {
+  static constexpr std::string_view kSpecial = "&<>\"'";
+  static constexpr const char* kEntities[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
   std::string out;
   out.reserve(s.size() + s.size() / 8);
   for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
+    const std::size_t k = kSpecial.find(c);
+    out += k == std::string_view::npos ? std::string_view(&c, 1) : kEntities[k];
   }
   return out;
 }
@@ -142,69 +96,66 @@ std::string dump(const json& value, int indent = -1) {
 // ------------------------------------------------------- campos do evento
 
 // Os campos podem faltar ou vir com o tipo errado: a página mostra o que dá.
-std::optional<long long> integer(const json& object, const char* key) {
-  if (!object.is_object()) return std::nullopt;
+// O valor de `key`, ou nullptr se faltar (ou se `object` não for um objeto).
+const json* member(const json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
   auto it = object.find(key);
-  if (it == object.end()) return std::nullopt;
-  return json_integer(*it);
+  return it == object.end() ? nullptr : &*it;
 }
 
+std::optional<long long> integer(const json& object, const char* key) {
+  const json* value = member(object, key);
+  return value != nullptr ? json_integer(*value) : std::nullopt;
+}
+
+// Um número finito, ou 0.
 double real(const json& object, const char* key) {
-  if (!object.is_object()) return 0;
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return 0;
-  const double v = it->get<double>();
+  const json* value = member(object, key);
+  const double v = value != nullptr && value->is_number() ? value->get<double>() : 0;
   return std::isfinite(v) ? v : 0;
 }
 
 std::string field(const json& object, const char* key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return {};
-  if (it->is_string()) return it->get<std::string>();
-  return dump(*it);
+  const json* value = member(object, key);
+  if (value == nullptr || value->is_null()) return {};
+  return value->is_string() ? value->get<std::string>() : dump(*value);
 }
 
-const json& usage_of(const json& event) {
-  static const json empty = json::object();
-  if (!event.is_object()) return empty;
-  auto it = event.find("usage");
-  return it != event.end() && it->is_object() ? *it : empty;
-}
+// Os tokens do "usage" de um model_response ou de um turn_end, os que houver.
+struct Tokens {
+  std::optional<long long> prompt;
+  std::optional<long long> completion;
+};
 
-bool ok_of(const json& tool_end) {
-  auto it = tool_end.find("ok");
-  return it != tool_end.end() && it->is_boolean() && it->get<bool>();
+Tokens tokens_of(const json& event) {
+  const json* usage = member(event, "usage");
+  if (usage == nullptr) return {};
+  return {integer(*usage, "prompt_tokens"), integer(*usage, "completion_tokens")};
 }
 
 using hz::words::plural;
 
-bool flag(const json& object, const char* key) {
-  if (!object.is_object()) return false;
-  auto it = object.find(key);
-  return it != object.end() && it->is_boolean() && it->get<bool>();
+std::optional<bool> boolean(const json& object, const char* key) {
+  const json* value = member(object, key);
+  if (value == nullptr || !value->is_boolean()) return std::nullopt;
+  return value->get<bool>();
 }
 
-std::optional<bool> boolean(const json& object, const char* key) {
-  if (!object.is_object()) return std::nullopt;
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_boolean()) return std::nullopt;
-  return it->get<bool>();
-}
+bool flag(const json& object, const char* key) { return boolean(object, key).value_or(false); }
 
 // A hora do evento ("time"), em nanossegundos desde 1970; vazio se faltar
 // (um trace de antes das horas) ou não for uma hora do trace.
 std::optional<std::int64_t> time_of(const json& event) {
-  auto it = event.find("time");
-  if (it == event.end() || !it->is_string()) return std::nullopt;
-  return parse_trace_time(it->get_ref<const std::string&>());
+  const json* time = member(event, "time");
+  if (time == nullptr || !time->is_string()) return std::nullopt;
+  return parse_trace_time(time->get_ref<const std::string&>());
 }
 
 // O "duration_ms" de um evento, se for um número que serve.
 std::optional<double> duration_of(const json& event) {
-  auto it = event.find("duration_ms");
-  if (it == event.end() || !it->is_number()) return std::nullopt;
-  const double ms = it->get<double>();
+  const json* value = member(event, "duration_ms");
+  if (value == nullptr || !value->is_number()) return std::nullopt;
+  const double ms = value->get<double>();
   if (!std::isfinite(ms) || ms < 0 || ms > 1e15) return std::nullopt;
   return ms;
 }
@@ -215,19 +166,19 @@ double dollars(const json& object, const char* key) {
   return std::fabs(value) <= 1e12 ? value : 0;
 }
 
+// Um número com um formato do printf ("%.1f"): todos os daqui cabem no buffer.
+std::string printf_text(const char* format, double value) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
 // "412 ms", "0.42 ms", "2.35 s".
 std::string duration_text(double ms) {
-  char buffer[48];
-  if (ms < 1) {
-    std::snprintf(buffer, sizeof buffer, "%.2f ms", ms);
-  } else if (ms < 10) {
-    std::snprintf(buffer, sizeof buffer, "%.1f ms", ms);
-  } else if (ms < 1000) {
-    std::snprintf(buffer, sizeof buffer, "%.0f ms", ms);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.2f s", ms / 1000);
-  }
-  return buffer;
+  if (ms < 1) return printf_text("%.2f ms", ms);
+  if (ms < 10) return printf_text("%.1f ms", ms);
+  if (ms < 1000) return printf_text("%.0f ms", ms);
+  return printf_text("%.2f s", ms / 1000);
 }
 
 // ------------------------------------------------------------------ modelo
@@ -271,17 +222,10 @@ struct Turn {
   int retries = 0;                         // model_request depois de uma tentativa que falhou
 
   // Como o turn_end conta (as palavras da linha do terminal); sem turn_end, contado aqui.
-  long long model_calls() const {
-    if (end) {
-      if (auto n = integer(*end, "turns")) return *n;
-    }
-    return calls;
-  }
-  long long model_retries() const {
-    if (end) {
-      if (auto n = integer(*end, "retries")) return *n;
-    }
-    return retries;
+  long long model_calls() const { return counted("turns", calls); }
+  long long model_retries() const { return counted("retries", retries); }
+  long long counted(const char* key, int here) const {
+    return (end ? integer(*end, key) : std::nullopt).value_or(here);
   }
   // "cost_known" do turn_end (etapa 02 em diante); vazio na etapa 01.
   std::optional<bool> cost_known() const {
@@ -336,13 +280,14 @@ class Builder {
                !open_call()->second) {
       finish_call(std::move(event), name == "model_error");
     } else if (name == "tool_start") {
-      start_tool(std::move(event));
+      container().push_back(
+          node_of(Node::Kind::tool, ++model_.summary.tool_calls, std::move(event)));
     } else if (name == "tool_end" && finish_tool(event)) {
       // casado com o tool_start
     } else if (name == "turn_end") {
       finish_turn(std::move(event));
     } else {
-      add_other(std::move(event));
+      container().push_back(node_of(Node::Kind::other, ++others_, std::move(event)));
     }
   }
 
@@ -369,9 +314,10 @@ class Builder {
     return call != nullptr ? call->children : current_.entries;
   }
 
-  Node node_of(Node::Kind kind, json event) {
+  Node node_of(Node::Kind kind, int number, json event) {
     Node node;
     node.kind = kind;
+    node.number = number;
     node.line = line_;
     node.start = now_;
     node.first = std::move(event);
@@ -379,8 +325,7 @@ class Builder {
   }
 
   void start_call(json event) {
-    Node node = node_of(Node::Kind::call, std::move(event));
-    node.number = ++model_.summary.attempts;
+    Node node = node_of(Node::Kind::call, ++model_.summary.attempts, std::move(event));
     const Node* previous = open_call();
     node.retry = previous != nullptr && previous->failed;
     ++(node.retry ? current_.retries : current_.calls);
@@ -392,24 +337,17 @@ class Builder {
   void finish_call(json event, bool failed) {
     Node* call = open_call();
     if (!failed) {
-      const json& usage = usage_of(event);
-      const std::optional<long long> prompt = integer(usage, "prompt_tokens");
-      if (prompt) {
-        model_.summary.prompt_tokens.back() = *prompt;
-        model_.prompt_total = saturating_add(model_.prompt_total, *prompt);
+      const Tokens tokens = tokens_of(event);
+      if (tokens.prompt) {
+        model_.summary.prompt_tokens.back() = *tokens.prompt;
+        model_.prompt_total = saturating_add(model_.prompt_total, *tokens.prompt);
       }
       model_.completion_total =
-          saturating_add(model_.completion_total, integer(usage, "completion_tokens").value_or(0));
+          saturating_add(model_.completion_total, tokens.completion.value_or(0));
     }
     call->failed = failed;
     call->end = now_;
     call->second = std::move(event);
-  }
-
-  void start_tool(json event) {
-    Node node = node_of(Node::Kind::tool, std::move(event));
-    node.number = ++model_.summary.tool_calls;
-    container().push_back(std::move(node));
   }
 
   // Casa pelo call_id com a ferramenta aberta mais recente; sem id que case,
@@ -427,8 +365,8 @@ class Builder {
       if (it->kind == Node::Kind::tool && !it->second) match = &*it;
     }
     if (match == nullptr) return false;
-    if (!ok_of(event)) ++model_.summary.tool_errors;
-    match->failed = !ok_of(event);
+    if (!flag(event, "ok")) ++model_.summary.tool_errors;
+    match->failed = !flag(event, "ok");
     match->end = now_;
     match->second = event;
     return true;
@@ -450,12 +388,6 @@ class Builder {
     call_.reset();
   }
 
-  void add_other(json event) {
-    Node node = node_of(Node::Kind::other, std::move(event));
-    node.number = ++others_;
-    container().push_back(std::move(node));
-  }
-
   Model model_;
   Turn current_;
   std::optional<std::size_t> call_;  // índice da chamada aberta em current_.entries
@@ -475,6 +407,19 @@ Model build_model(std::string_view jsonl) {
     start = end + 1;
   }
   return builder.take();
+}
+
+// Todos os nós, na ordem do trace: cada entrada de um turno e, logo depois,
+// os filhos dela.
+std::vector<const Node*> all_nodes(const Model& model) {
+  std::vector<const Node*> nodes;
+  for (const Turn& t : model.turns) {
+    for (const Node& e : t.entries) {
+      nodes.push_back(&e);
+      for (const Node& c : e.children) nodes.push_back(&c);
+    }
+  }
+  return nodes;
 }
 
 // ------------------------------------------------------------------ página
@@ -649,22 +594,12 @@ double nice_step(double max) {
   return pow10 * 10;
 }
 
-std::string num(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", v);
-  return buffer;
-}
+std::string num(double v) { return printf_text("%.1f", v); }
 
 // Uma marca do eixo do tempo: "0 s", "250 ms", "1.5 s".
 std::string tick_text(double ms) {
-  char buffer[32];
   if (ms == 0) return "0 s";
-  if (ms < 1000) {
-    std::snprintf(buffer, sizeof buffer, "%g ms", ms);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%g s", ms / 1000);
-  }
-  return buffer;
+  return ms < 1000 ? printf_text("%g ms", ms) : printf_text("%g s", ms / 1000);
 }
 
 // Como um evento das etapas aparece: o tom da caixa, o título e o texto.
@@ -802,7 +737,8 @@ std::string cost_text(double cost, std::optional<bool> known, bool estimated) {
 class Page {
  public:
   Page(const Model& model, std::string_view title) : model_(model), title_(title) {
-    find_slowest();
+    slowest_call_ = slowest(Node::Kind::call);
+    slowest_tool_ = slowest(Node::Kind::tool);
   }
 
   std::string render() {
@@ -829,30 +765,15 @@ class Page {
  private:
   // A chamada e a ferramenta mais lentas, marcadas na linha do tempo (só
   // quando há mais de uma com duração para comparar).
-  void find_slowest() {
-    std::vector<const Node*> calls;
-    std::vector<const Node*> tools;
-    for (const Turn& t : model_.turns) {
-      for (const Node& e : t.entries) {
-        if (e.kind == Node::Kind::call) calls.push_back(&e);
-        if (e.kind == Node::Kind::tool) tools.push_back(&e);
-        for (const Node& c : e.children) {
-          if (c.kind == Node::Kind::tool) tools.push_back(&c);
-        }
-      }
+  const Node* slowest(Node::Kind kind) const {
+    const Node* best = nullptr;
+    int timed = 0;
+    for (const Node* n : all_nodes(model_)) {
+      if (n->kind != kind || !n->duration_ms()) continue;
+      ++timed;
+      if (best == nullptr || *n->duration_ms() > *best->duration_ms()) best = n;
     }
-    const auto slowest = [](const std::vector<const Node*>& nodes) -> const Node* {
-      const Node* best = nullptr;
-      int timed = 0;
-      for (const Node* n : nodes) {
-        if (!n->duration_ms()) continue;
-        ++timed;
-        if (best == nullptr || *n->duration_ms() > *best->duration_ms()) best = n;
-      }
-      return timed > 1 ? best : nullptr;
-    };
-    slowest_call_ = slowest(calls);
-    slowest_tool_ = slowest(tools);
+    return timed > 1 ? best : nullptr;
   }
 
   void header() {
@@ -877,9 +798,7 @@ class Page {
     parts.push_back(words::model_calls_text(t.model_calls(), t.model_retries()));
     if (!t.end) return join(parts);
     const json& end = *t.end;
-    const json& usage = usage_of(end);
-    const std::optional<long long> prompt = integer(usage, "prompt_tokens");
-    const std::optional<long long> completion = integer(usage, "completion_tokens");
+    const auto [prompt, completion] = tokens_of(end);
     if (prompt || completion) {
       parts.push_back(std::to_string(saturating_add(prompt.value_or(0), completion.value_or(0))) +
                       " tokens (" + std::to_string(prompt.value_or(0)) + " enviados + " +
@@ -1018,15 +937,9 @@ class Page {
   void waterfall() {
     if (!model_.first_time || !model_.last_time) return;
     std::vector<Row> rows;
-    const auto add = [&rows](const Node& n) {
-      if ((n.kind == Node::Kind::call || n.kind == Node::Kind::tool) && n.start) {
-        rows.push_back({&n, *n.start, n.duration_ms().value_or(0)});
-      }
-    };
-    for (const Turn& t : model_.turns) {
-      for (const Node& e : t.entries) {
-        add(e);
-        for (const Node& c : e.children) add(c);
+    for (const Node* n : all_nodes(model_)) {
+      if ((n->kind == Node::Kind::call || n->kind == Node::Kind::tool) && n->start) {
+        rows.push_back({n, *n->start, n->duration_ms().value_or(0)});
       }
     }
     if (rows.empty()) return;
@@ -1091,7 +1004,7 @@ class Page {
               num(y + 14) + "\" text-anchor=\"end\">" + html_text(brief_label(label)) +
               "</text><rect class=\"" + cls + "\" x=\"" + num(x) + "\" y=\"" + num(y + 3) +
               "\" width=\"" + num(w) + "\" height=\"" + num(row_h - 6) + "\" rx=\"3\" data-ms=\"" +
-              num_ms(r.ms) + "\"><title>" + html_text(label) + ": " + duration +
+              printf_text("%.3f", r.ms) + "\"><title>" + html_text(label) + ": " + duration +
               "</title></rect><text class=\"bar-value\" x=\"" + num(x + w + 4) + "\" y=\"" +
               num(y + 14) + "\">" + duration + "</text></a>\n";
     }
@@ -1102,34 +1015,18 @@ class Page {
     return label.size() > 26 ? label.substr(0, 24) + "…" : label;
   }
 
-  static std::string num_ms(double ms) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f", ms);
-    return buffer;
-  }
-
   static std::string anchor_of(const Node& n) {
-    switch (n.kind) {
-      case Node::Kind::call:
-        return "call-" + std::to_string(n.number);
-      case Node::Kind::tool:
-        return "tool-" + std::to_string(n.number);
-      case Node::Kind::other:
-        return "event-" + std::to_string(n.number);
-      case Node::Kind::invalid:
-        return "line-" + std::to_string(n.number);
-    }
-    return {};
+    // Na ordem de Node::Kind: call, tool, other, invalid.
+    static constexpr const char* kPrefix[] = {"call-", "tool-", "event-", "line-"};
+    return kPrefix[static_cast<int>(n.kind)] + std::to_string(n.number);
   }
 
   // "+1.234 s" desde o primeiro evento do trace, e a duração; vazio sem hora.
   std::string timing(const Node& n, const Node* slowest) const {
     std::string text;
     if (n.start && model_.first_time) {
-      char buffer[40];
-      std::snprintf(buffer, sizeof buffer, "+%.3f s",
-                    static_cast<double>(*n.start - *model_.first_time) / 1e9);
-      text += "<span class=\"at\">" + std::string(buffer) + "</span>";
+      const double seconds = static_cast<double>(*n.start - *model_.first_time) / 1e9;
+      text += "<span class=\"at\">" + printf_text("+%.3f s", seconds) + "</span>";
     }
     if (auto ms = n.duration_ms()) {
       text += "<span class=\"duration\">" + duration_text(*ms) + "</span>";
@@ -1222,9 +1119,7 @@ class Page {
       out_ += calls == 0 ? std::string("resposta em texto")
                          : plural(calls, "chamada de ferramenta", "chamadas de ferramenta");
       out_ += "</strong>";
-      const json& usage = usage_of(r);
-      const std::optional<long long> prompt = integer(usage, "prompt_tokens");
-      const std::optional<long long> completion = integer(usage, "completion_tokens");
+      const auto [prompt, completion] = tokens_of(r);
       if (prompt || completion) {
         out_ += " · <span class=\"tokens\"><span class=\"tokens-prompt\">" +
                 (prompt ? std::to_string(*prompt) : std::string("—")) +
@@ -1308,19 +1203,13 @@ class Page {
 
   void tool(const Node& e, bool top_level) {
     const std::string n = std::to_string(e.number);
-    std::string state = "open";
-    if (e.second) state = e.failed ? "failed" : "ok";
+    const std::string state = !e.second ? "open" : e.failed ? "failed" : "ok";
+    const char* badge = !e.second ? "sem fim registrado" : e.failed ? "erro" : "ok";
     out_ += std::string(top_level ? "<li class=\"loose\">" : "<li>") + "<div class=\"tool " +
             state + "\" id=\"tool-" + n + "\">\n";
     out_ += "<div class=\"heading\"><span>⚙ <code class=\"name\">" +
-            html_text(field(e.first, "name")) + "</code></span>";
-    if (state == "ok") {
-      out_ += "<span class=\"badge ok\">ok</span>";
-    } else if (state == "failed") {
-      out_ += "<span class=\"badge failed\">erro</span>";
-    } else {
-      out_ += "<span class=\"badge open\">sem fim registrado</span>";
-    }
+            html_text(field(e.first, "name")) + "</code></span><span class=\"badge " + state +
+            "\">" + badge + "</span>";
     out_ += timing(e, slowest_tool_);
     std::vector<std::string> meta;
     if (e.second) {
@@ -1603,6 +1492,15 @@ class Otlp {
     return {{"code", 2}, {"message", message}};  // STATUS_CODE_ERROR
   }
 
+  // Os tokens de um model_response ou de um turn_end, com os nomes de GenAI.
+  static void add_usage(json& attributes, const json& event) {
+    const Tokens tokens = tokens_of(event);
+    if (tokens.prompt) add_attribute(attributes, "gen_ai.usage.input_tokens", *tokens.prompt);
+    if (tokens.completion) {
+      add_attribute(attributes, "gen_ai.usage.output_tokens", *tokens.completion);
+    }
+  }
+
   static constexpr int kInternal = 1;  // SPAN_KIND_INTERNAL
   static constexpr int kClient = 3;    // SPAN_KIND_CLIENT
 
@@ -1630,12 +1528,7 @@ class Otlp {
     }
     if (!model.empty()) add_attribute(a, "gen_ai.request.model", model);
     if (t.end) {
-      const json& usage = usage_of(*t.end);
-      if (auto n = integer(usage, "prompt_tokens"))
-        add_attribute(a, "gen_ai.usage.input_tokens", *n);
-      if (auto n = integer(usage, "completion_tokens")) {
-        add_attribute(a, "gen_ai.usage.output_tokens", *n);
-      }
+      add_usage(a, *t.end);
       const std::string outcome = field(*t.end, "outcome");
       add_attribute(a, "hz.outcome", outcome);
       if (t.cost_known() != false) add_attribute(a, "hz.cost_usd", dollars(*t.end, "cost_usd"));
@@ -1694,12 +1587,7 @@ class Otlp {
       add_attribute(a, "hz.billed", flag(r, "billed"));
       s["status"] = status(false, field(r, "message"));
     } else {
-      const json& usage = usage_of(r);
-      if (auto n = integer(usage, "prompt_tokens"))
-        add_attribute(a, "gen_ai.usage.input_tokens", *n);
-      if (auto n = integer(usage, "completion_tokens")) {
-        add_attribute(a, "gen_ai.usage.output_tokens", *n);
-      }
+      add_usage(a, r);
       const std::string finish = field(r, "finish_reason");
       if (!finish.empty())
         add_attribute(a, "gen_ai.response.finish_reasons", json::array({finish}));
@@ -1801,21 +1689,21 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out, 
   if (fs::is_directory(input, ec)) return usage_error(input + " é uma pasta, não um trace");
   const std::optional<std::string> jsonl = read_file(input);
   if (!jsonl) return usage_error("não consegui ler o trace " + input);
-  const auto over_input = [&](const fs::path& output) {
-    return output != "-" && (output == fs::path(input) || fs::equivalent(output, input, ec));
+  // `a` é o mesmo arquivo que `b` ("-", o stdout, não é arquivo nenhum).
+  const auto same_file = [&ec](const fs::path& a, const fs::path& b) {
+    return a != "-" && (a == b || fs::equivalent(a, b, ec));
   };
   // Com --otlp, a página só sai se --out também vier.
   const bool page_wanted = !otlp_arg || output_arg;
   fs::path output = fs::path(input).replace_extension(".html");
   if (output_arg) output = *output_arg;
-  if (page_wanted && over_input(output)) {
+  if (page_wanted && same_file(output, input)) {
     return usage_error("a página sairia por cima do próprio trace: escolha outro --out");
   }
-  if (otlp_arg && over_input(*otlp_arg)) {
+  if (otlp_arg && same_file(*otlp_arg, input)) {
     return usage_error("o OTLP sairia por cima do próprio trace: escolha outro --otlp");
   }
-  if (otlp_arg && page_wanted && output != "-" && *otlp_arg != "-" &&
-      (output == fs::path(*otlp_arg) || fs::equivalent(output, *otlp_arg, ec))) {
+  if (otlp_arg && page_wanted && *otlp_arg != "-" && same_file(output, *otlp_arg)) {
     return usage_error("--out e --otlp apontam para o mesmo arquivo");
   }
   if (otlp_arg && page_wanted && output == "-" && *otlp_arg == "-") {
@@ -1825,6 +1713,18 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out, 
   const bool to_stdout = (page_wanted && output == "-") || (otlp_arg && *otlp_arg == "-");
   // Com algo no stdout, o resumo vai para o stderr.
   std::ostream& report = to_stdout ? err : out;
+  // No stdout ("-") ou no arquivo, que o resumo diz; falso se não deu para escrever.
+  const auto emit = [&](const fs::path& path, const std::string& text, const std::string& what) {
+    if (path == "-") {
+      out << text;
+    } else if (!write_file(path, text)) {
+      err << "hz-course: não consegui escrever " << path.generic_string() << "\n";
+      return false;
+    } else {
+      report << "escrito: " << path.generic_string() << what << "\n";
+    }
+    return true;
+  };
 
   TraceSummary s;
   if (otlp_arg) {
@@ -1833,27 +1733,14 @@ int trace_html_command(const std::vector<std::string>& args, std::ostream& out, 
       err << "hz-course: " << input << ": " << otlp.error << "\n";
       return 2;
     }
-    if (*otlp_arg == "-") {
-      out << otlp.json;
-    } else if (!write_file(*otlp_arg, otlp.json)) {
-      err << "hz-course: não consegui escrever " << fs::path(*otlp_arg).generic_string() << "\n";
+    if (!emit(*otlp_arg, otlp.json, " (OTLP/JSON, " + plural(otlp.spans, "span", "spans") + ")")) {
       return 1;
-    } else {
-      report << "escrito: " << fs::path(*otlp_arg).generic_string() << " (OTLP/JSON, "
-             << plural(otlp.spans, "span", "spans") << ")\n";
     }
     s = otlp.summary;
   }
   if (page_wanted) {
     const TraceHtml page = render_trace_html(*jsonl, title);
-    if (output == "-") {
-      out << page.html;
-    } else if (!write_file(output, page.html)) {
-      err << "hz-course: não consegui escrever " << output.generic_string() << "\n";
-      return 1;
-    } else {
-      report << "escrito: " << output.generic_string() << "\n";
-    }
+    if (!emit(output, page.html, "")) return 1;
     s = page.summary;
   }
   report << "  " << plural(s.events, "evento", "eventos") << ", "
