@@ -98,8 +98,8 @@ inline std::string hint_entry(const std::string& id, const std::string& section)
 struct Case {
   std::string name;
   std::string status;
-  std::string output;
-  std::vector<std::string> labels;  // vazio: o teste não aparece no JSON (progress_test)
+  std::string output{};
+  std::vector<std::string> labels{};  // vazio: o teste não aparece no JSON (progress_test)
 };
 
 inline std::string xml_escape(const std::string& s) {
