@@ -8,7 +8,7 @@
 #include "crc32c.hpp"
 #include "helpers.hpp"
 #include "hz/testing/temp_dir.hpp"
-#include "resume.hpp"
+#include "replay.hpp"
 
 using hz::AppendKey;
 using hz::Replay;
