@@ -1,12 +1,9 @@
 #include "resume.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 #include <set>
 #include <utility>
-
-#include "policy.hpp"
 
 #include "hz/not_implemented.hpp"
 
@@ -66,20 +63,6 @@ std::string_view to_string(NextStep step) {
   return "?";
 }
 
-std::string_view to_string(Entry::Phase phase) {
-  switch (phase) {
-    case Entry::Phase::call_model:
-      return "call_model";
-    case Entry::Phase::run_tools:
-      return "run_tools";
-    case Entry::Phase::decide:
-      return "decide";
-    case Entry::Phase::finish:
-      return "finish";
-  }
-  return "?";
-}
-
 // listing: rebuild-state
 Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
   if (records.empty()) return Error{"o journal não tem registros: não há nada para retomar"};
@@ -131,107 +114,6 @@ std::optional<std::string> last_outcome(const std::vector<Record>& records) {
   if (records.empty() || records.back().type != RecordType::turn_end) return std::nullopt;
   return records.back().rec.at("outcome").get<std::string>();
 }
-
-// listing: entry-point
-const Replay* Entry::replay_for(int step, std::string_view call_id) const {
-  if (phase != Phase::run_tools || step != call) return nullptr;
-  for (const auto& [id, replay] : replays) {
-    if (id == call_id) return &replay;
-  }
-  return nullptr;
-}
-
-namespace {
-
-// A decisão de uma chamada com intenção e sem resultado. A idempotência é a
-// da ferramenta, no código; a gravada no journal não conta.
-Replay replay_of(const Intent& intent, const ToolBox& tools, const Workspace* workspace) {
-  const Tool* tool = tools.find(intent.call.name);
-  const Idempotency idempotency = tool != nullptr ? tool->idempotency : Idempotency::no;
-  if (workspace != nullptr) return decide_replay(intent, idempotency, *workspace);
-  // Sem pasta, yes e no decidem do mesmo jeito; check não tem onde conferir.
-  if (idempotency == Idempotency::check) {
-    return {Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
-            "sem pasta de trabalho para conferir"};
-  }
-  return decide_replay(intent, idempotency, Workspace(std::filesystem::current_path()));
-}
-
-}  // namespace
-
-Entry entry_point(const ResumeState& state, const ToolBox& tools, const Workspace* workspace,
-                  const std::optional<RepetitionConfig>& repetition, TurnState& turn) {
-  turn.model_calls = state.model_calls;
-  turn.cost_micros = state.turn_cost;
-  turn.memory.budget_noted = state.budget_noted;
-  Entry entry;
-  entry.call = state.model_calls;
-  if (state.next == NextStep::finish_turn) {
-    entry.phase = Entry::Phase::finish;
-    return entry;
-  }
-  if (state.next == NextStep::run_tools) {
-    entry.phase = Entry::Phase::run_tools;
-  } else if (!state.last_step_decided) {
-    entry.phase = Entry::Phase::decide;
-  } else {
-    entry.phase = Entry::Phase::call_model;
-    entry.call = state.model_calls + 1;
-  }
-  // Os passos do turno aberto, em ordem: os que a política já respondeu
-  // entram na memória do detector; o passo em curso, nos fatos do turno. Os
-  // resultados foram gravados na ordem das chamadas, passo a passo (um
-  // call_id pode se repetir noutro passo: a ordem decide, não o id).
-  if (repetition) turn.memory.detector.emplace(*repetition);
-  std::size_t open = 0;  // onde o turno aberto começa: a última mensagem do usuário
-  for (std::size_t i = 0; i < state.history.size(); ++i) {
-    if (state.history[i].role == Role::user) open = i;
-  }
-  std::size_t next_result = 0;
-  int step = 0;
-  for (std::size_t i = open; i < state.history.size(); ++i) {
-    const Message& message = state.history[i];
-    if (message.role != Role::assistant) continue;
-    const bool current = ++step == entry.call && entry.phase != Entry::Phase::call_model;
-    if (current) turn.last_calls = message.tool_calls;
-    for (const ToolCall& call : message.tool_calls) {
-      if (next_result == state.turn_results.size() ||
-          state.turn_results[next_result].call.id != call.id) {
-        break;
-      }
-      const std::string& content = state.turn_results[next_result++].content;
-      if (current) {
-        turn.last_results.push_back(Message::tool(call.id, content));
-      } else if (turn.memory.detector) {
-        turn.memory.detector->observe(observation_of(call, content, /*ok=*/true, step));
-      }
-    }
-  }
-  for (const UnfinishedCall& call : state.unfinished) {
-    if (call.intent)
-      entry.replays.emplace_back(call.call.id, replay_of(*call.intent, tools, workspace));
-  }
-  return entry;
-}
-
-json resume_event(const ResumeState& state, const Entry& entry) {
-  json pending = json::array();
-  json decisions = json::array();
-  for (const UnfinishedCall& call : state.unfinished) {
-    pending.push_back(
-        {{"call_id", call.call.id}, {"name", call.call.name}, {"intent", call.intent.has_value()}});
-    const Replay* replay = entry.replay_for(entry.call, call.call.id);
-    decisions.push_back(
-        {{"call_id", call.call.id},
-         {"name", call.call.name},
-         {"decision", replay != nullptr ? to_string(replay->kind) : "run"},
-         {"reason", replay != nullptr ? replay->reason
-                                      : "a intenção não foi gravada: a chamada não começou"}});
-  }
-  return {{"event", "journal_resume"},     {"records", state.last_seq}, {"turn", state.model_calls},
-          {"next", to_string(state.next)}, {"pending", pending},        {"decisions", decisions}};
-}
-// end-listing: entry-point
 
 std::vector<std::string> settings_differences(const json& journaled, const json& current) {
   std::set<std::string> keys;

@@ -19,6 +19,7 @@
 
 #include "budget.hpp"
 #include "clock.hpp"
+#include "entry.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/result.hpp"
 #include "hz/trace.hpp"
@@ -120,7 +121,7 @@ TurnResult run_turn(std::vector<Message>& history, const LoopConfig& config, Cha
 
 // listing: resume-turn
 // Etapa 04: continua o turno que o journal deixou aberto, no mesmo laço de
-// run_turn: entry_point (resume.hpp) diz onde entrar (chamar o modelo, rodar
+// run_turn: entry_point (entry.hpp) diz onde entrar (chamar o modelo, rodar
 // as ferramentas que faltam, perguntar à política ou só fechar o turno) e
 // refaz o estado do turno a partir do journal (as contas e a memória dos
 // freios), sem chamar a política; history vira state.history. Com
@@ -138,7 +139,7 @@ TurnResult resume_turn(std::vector<Message>& history, const ResumeState& state,
 
 // listing: run-steps
 // Etapa 04: o laço de run_turn e de resume_turn, o da etapa 03 entrando por
-// entry (resume.hpp). finish: só fecha o turno (success, com o texto da
+// entry (entry.hpp). finish: só fecha o turno (success, com o texto da
 // última mensagem). call_model: o passo entry.call desde a chamada ao modelo.
 // run_tools e decide: o passo entry.call já tem a resposta e os primeiros
 // resultados (state); cada chamada que falta roda com a decisão de replay de

@@ -2,7 +2,7 @@
 // o que cada passo grava, o registro que o journal recusa, e a retomada de cada
 // prefixo do journal de um turno (o que um kill -9 entre dois registros deixa)
 // chegando ao mesmo fim do turno sem queda. No fim, fora do exercício,
-// entry_point (resume.cpp), que diz onde a retomada entra.
+// entry_point (entry.cpp), que diz onde a retomada entra.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "../02-brakes/helpers.hpp"
 #include "agent_loop.hpp"
 #include "context.hpp"
+#include "entry.hpp"
 #include "helpers.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/testing/printing.hpp"
@@ -514,7 +515,7 @@ TEST_CASE("o reply leva o custo do passo inteiro, com a tentativa cobrada que fa
 
 TEST_SUITE_END();
 
-// Fora do exercício: entry_point (resume.cpp), onde a retomada entra.
+// Fora do exercício: entry_point (entry.cpp), onde a retomada entra.
 
 namespace {
 
