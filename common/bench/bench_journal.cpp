@@ -19,6 +19,7 @@
 
 #include "bench_journal.hpp"
 #include "journal.hpp"
+#include "records.hpp"
 #include "resume.hpp"
 
 namespace fs = std::filesystem;

@@ -49,6 +49,7 @@
 #include "journal_record.hpp"
 #include "money.hpp"
 #include "outcome.hpp"
+#include "records.hpp"
 #include "repetition_cli.hpp"
 #include "resume.hpp"
 #include "stage_cli.hpp"

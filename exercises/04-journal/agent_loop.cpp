@@ -6,6 +6,7 @@
 
 #include "hz/not_implemented.hpp"
 #include "hz/text.hpp"
+#include "records.hpp"
 #include "think.hpp"
 
 // SEU-CODIGO: includes, constantes e funções suas (./hz carry e ./hz update os levam)

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "hz/text.hpp"
+#include "records.hpp"
 #include "think.hpp"
 
 namespace hz {

@@ -12,6 +12,7 @@
 #include "hz/testing/child.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "journal.hpp"
+#include "records.hpp"
 
 using hz::testing::fail_every_fdatasync;
 using hz::testing::TempDir;

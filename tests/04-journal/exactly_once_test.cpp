@@ -18,6 +18,7 @@
 #include "hz/testing/printing.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "journal.hpp"
+#include "records.hpp"
 #include "resume.hpp"
 
 using hz::Boundary;

@@ -10,6 +10,7 @@
 #include "helpers.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "journal.hpp"
+#include "records.hpp"
 
 using hz::testing::TempDir;
 using journal_test::fork_child;

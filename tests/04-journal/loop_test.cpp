@@ -24,6 +24,7 @@
 #include "hz/testing/scripted_model.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "journal.hpp"
+#include "records.hpp"
 #include "resume.hpp"
 
 using hz::Message;

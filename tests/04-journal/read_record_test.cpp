@@ -8,6 +8,7 @@
 #include "crc32c.hpp"
 #include "helpers.hpp"
 #include "journal_record.hpp"
+#include "records.hpp"
 
 using hz::LineError;
 using journal_test::call;

@@ -10,6 +10,7 @@
 #include "crc32c.hpp"
 #include "helpers.hpp"
 #include "hz/testing/printing.hpp"
+#include "records.hpp"
 #include "resume.hpp"
 
 using hz::Idempotency;

@@ -7,6 +7,7 @@
 #include "crc32c.hpp"
 #include "helpers.hpp"
 #include "journal_record.hpp"
+#include "records.hpp"
 
 using journal_test::call;
 using journal_test::json;
