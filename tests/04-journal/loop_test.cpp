@@ -363,31 +363,48 @@ TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no tur
   CHECK(contains(notes[0]["text"].get<std::string>(), "restam US$ 0.00013 "));
 }
 
-TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem queda") {
-  const std::vector<std::pair<std::string_view, hz::Micros>> scenarios{
-      {kTwoSteps, 0}, {kWednesday, 0}, {kParallel, 0}, {kNoted, kNotedCeiling}};
-  for (const auto& scenario_and_ceiling : scenarios) {
-    const std::string_view scenario = scenario_and_ceiling.first;
-    const hz::Micros ceiling = scenario_and_ceiling.second;
-    CAPTURE(scenario);
-    hz::testing::TempDir dir;
-    const Done done = uninterrupted(scenario, dir / "inteiro.jsonl", ceiling);
-    const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));
-    // Do user (o turno aberto) até antes do turn_end: cada ponto em que um kill -9 cabe.
-    for (std::size_t keep = 2; keep < lines.size(); ++keep) {
-      CAPTURE(keep);
-      const std::string name = "prefixo-" + std::to_string(keep) + ".jsonl";
-      dir.write(name, prefix(lines, keep));
-      const std::filesystem::path path = dir / name;
-      const Resumed resumed = resume_from(path, scenario, ceiling);
-      CHECK(resumed.result.outcome == done.result.outcome);
-      CHECK(resumed.result.model_calls == done.result.model_calls);
-      CHECK(resumed.result.cost_micros == done.result.cost_micros);
-      CHECK(resumed.history == done.history);
-      CHECK(resumed.spent == done.result.cost_micros);
-      CHECK(read_file(path) == read_file(dir / "inteiro.jsonl"));  // o mesmo journal, byte a byte
-    }
+namespace {
+
+// Retoma de cada prefixo do journal do cenário, do user (o turno aberto) até
+// antes do turn_end: cada ponto em que um kill -9 cabe.
+void check_every_prefix(std::string_view scenario, hz::Micros ceiling = 0) {
+  hz::testing::TempDir dir;
+  const Done done = uninterrupted(scenario, dir / "inteiro.jsonl", ceiling);
+  const std::vector<std::string> lines = lines_of(read_file(dir / "inteiro.jsonl"));
+  for (std::size_t keep = 2; keep < lines.size(); ++keep) {
+    CAPTURE(keep);
+    const std::string name = "prefixo-" + std::to_string(keep) + ".jsonl";
+    dir.write(name, prefix(lines, keep));
+    const std::filesystem::path path = dir / name;
+    const Resumed resumed = resume_from(path, scenario, ceiling);
+    CHECK(resumed.result.outcome == done.result.outcome);
+    CHECK(resumed.result.model_calls == done.result.model_calls);
+    CHECK(resumed.result.cost_micros == done.result.cost_micros);
+    CHECK(resumed.history == done.history);
+    CHECK(resumed.spent == done.result.cost_micros);
+    CHECK(read_file(path) == read_file(dir / "inteiro.jsonl"));  // o mesmo journal, byte a byte
   }
+}
+
+}  // namespace
+
+// Um caso por cenário: o ctest roda os quatro ao mesmo tempo.
+TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem queda: dois passos") {
+  check_every_prefix(kTwoSteps);
+}
+
+TEST_CASE("retomado de cada prefixo do journal, o turno termina igual ao sem queda: quarta-feira") {
+  check_every_prefix(kWednesday);
+}
+
+TEST_CASE(
+    "retomado de cada prefixo do journal, o turno termina igual ao sem queda: chamadas paralelas") {
+  check_every_prefix(kParallel);
+}
+
+TEST_CASE(
+    "retomado de cada prefixo do journal, o turno termina igual ao sem queda: nota de orçamento") {
+  check_every_prefix(kNoted, kNotedCeiling);
 }
 
 TEST_CASE("retomado de cada prefixo, o trace conta uma vez o que o detector viu nos passos novos") {
