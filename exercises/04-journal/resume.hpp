@@ -87,9 +87,10 @@ std::string_view to_string(NextStep step);
 // "seq 3 (user)"; I, o call_id em JSON, com as aspas; literais vizinhos
 // formam um texto só). O turno aberto vai de um user ao turn_end seguinte,
 // e o user e o turn_end zeram os campos dele (model_calls, turn_cost,
-// turn_results, turn_notes, budget_noted); uma chamada pendente é uma das
-// pedidas pelo último reply que ainda não tem o seu result. Cada linha diz
-// quando o erro vale:
+// turn_results, turn_notes, budget_noted); uma nota fora do turno aberto só
+// entra no histórico (o que ela faria nesses campos, o próximo user zera).
+// Uma chamada pendente é uma das pedidas pelo último reply que ainda não tem
+// o seu result. Cada linha diz quando o erro vale:
 //   nenhum registro:          "o journal não tem registros: não há nada para retomar"
 //   o primeiro não é start:   "o primeiro registro, S, não é o start"
 //   start que não é o primeiro: "S: um segundo start"

@@ -185,7 +185,7 @@ Replay decide_replay(const Intent& intent, Idempotency idempotency, const Worksp
     if (!args) return unknown("append_file: argumentos ilegíveis na intenção");
     if (!intent.append_key) return unknown("append_file: a intenção não tem a chave");
     const AppendKey& key = *intent.append_key;
-    // Um byte além do texto: se o arquivo cresceu mais, os bytes lidos não batem.
+    // Um byte além do texto: se o arquivo crescer depois do fstat, os bytes não batem.
     const FileSnapshot file = snapshot_file(workspace, (*args)[0], key.size_before,
                                             static_cast<std::size_t>(key.content_bytes) + 1);
     return decide_append(key, (*args)[0], (*args)[1], file);

@@ -126,8 +126,10 @@ Result<ResumeState> rebuild_state(const std::vector<Record>& records) {
         if (state.history.empty()) return Error{at_seq(record) + ": nota sem mensagem antes"};
         const std::string text = rec["text"].get<std::string>();
         append_note(state.history, text, rec.value("call_id", std::string()));
-        state.turn_notes.push_back(text);
-        if (rec.value("budget", false)) state.budget_noted = true;
+        if (state.turn_open) {
+          state.turn_notes.push_back(text);
+          if (rec.value("budget", false)) state.budget_noted = true;
+        }
         break;
       }
       case RecordType::turn_end:

@@ -129,6 +129,18 @@ TEST_CASE("turno terminado: espera o usuário, e o gasto é o do turn_end") {
   CHECK(state->spent == 520);
   CHECK(state->history.size() == 6);
   CHECK(state->turn_results.empty());
+
+  // Uma nota entre dois turnos só entra no histórico: turn_notes e
+  // budget_noted são do turno aberto, e não há um.
+  std::vector<json> recs = one_turn();
+  recs.push_back(hz::note_record("[nota do harness] restam US$ 0.01", "", /*budget=*/true));
+  const auto noted = hz::rebuild_state(journal_test::records(recs));
+  REQUIRE_MESSAGE(noted.ok(), refusal(noted));
+  CHECK(noted->next == NextStep::wait_user);
+  CHECK(noted->history.size() == 6);
+  CHECK(noted->history.back().content == "pronto\n\n[nota do harness] restam US$ 0.01");
+  CHECK(noted->turn_notes == std::vector<std::string>{});
+  CHECK_FALSE(noted->budget_noted);
 }
 
 TEST_CASE("o dinheiro dos turnos fechados soma com o dos reply do turno aberto") {
