@@ -32,18 +32,16 @@ hz::FileSnapshot snapshot(std::uint64_t size, std::uint64_t offset, std::string 
   return file;
 }
 
-using hz::check_replay;
-
 }  // namespace
 
 TEST_SUITE_BEGIN("04-journal/append-key");
 
 TEST_CASE("o arquivo com o tamanho de antes: o texto não entrou, roda") {
-  check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(8, 8, "")),
+  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", kText, snapshot(8, 8, "")),
                Replay::Kind::run,
                "append_file: n.txt tem o tamanho de antes (8 bytes); o texto não entrou");
   hz::FileSnapshot missing;  // o arquivo nem existia, e continua sem existir
-  check_replay(hz::decide_append(key_after(0), "n.txt", kText, missing), Replay::Kind::run,
+  CHECK_REPLAY(hz::decide_append(key_after(0), "n.txt", kText, missing), Replay::Kind::run,
                "append_file: n.txt tem o tamanho de antes (0 bytes); o texto não entrou");
 }
 
@@ -51,7 +49,7 @@ TEST_CASE(
     "o tamanho de antes mais o texto, terminando com ele: entrou, com o resultado da ferramenta") {
   const Replay replay =
       hz::decide_append(key_after(8), "n.txt", kText, snapshot(8 + kText.size(), 8, kText));
-  check_replay(replay, Replay::Kind::done,
+  CHECK_REPLAY(replay, Replay::Kind::done,
                "append_file: n.txt tem o tamanho de antes mais o texto (8 + 11 bytes) e termina "
                "com ele; o texto já entrou");
   CHECK(replay.result.ok);
@@ -63,21 +61,21 @@ TEST_CASE("outro tamanho ou outro fim: desconhecido, e o modelo ouve isso") {
       "append_file: n.txt tem 25 bytes; esperava 8 (antes) ou 19 (depois), terminando com o texto";
   const Replay longer =
       hz::decide_append(key_after(8), "n.txt", kText, snapshot(25, 8, kText + "xxxxxx"));
-  check_replay(longer, Replay::Kind::unknown, expected);
+  CHECK_REPLAY(longer, Replay::Kind::unknown, expected);
   CHECK(longer.result.text == hz::kUnknownResultText);
   CHECK_FALSE(longer.result.ok);
-  check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(19, 8, "outra coisa")),
+  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", kText, snapshot(19, 8, "outra coisa")),
                Replay::Kind::unknown,
                "append_file: n.txt tem 19 bytes; esperava 8 (antes) ou 19 (depois), terminando "
                "com o texto");
-  check_replay(hz::decide_append(key_after(8), "n.txt", kText, snapshot(3, 8, "")),
+  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", kText, snapshot(3, 8, "")),
                Replay::Kind::unknown,
                "append_file: n.txt tem 3 bytes; esperava 8 (antes) ou 19 (depois), terminando "
                "com o texto");
 }
 
 TEST_CASE("argumentos que não batem com a chave: desconhecido") {
-  check_replay(hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, "")),
+  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, "")),
                Replay::Kind::unknown,
                "append_file: os argumentos não batem com a chave da intenção");
 }

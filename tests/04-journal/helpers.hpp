@@ -113,6 +113,14 @@ inline void check_replay(const Replay& replay, Replay::Kind kind, const std::str
   CHECK(replay.reason == reason);
 }
 
+// check_replay com a linha do teste na falha: os CHECK de dentro apontam para
+// este arquivo, e um teste confere vários casos.
+#define CHECK_REPLAY(...)                            \
+  do {                                               \
+    INFO("o caso da linha ", __LINE__, " do teste"); \
+    hz::check_replay(__VA_ARGS__);                   \
+  } while (false)
+
 }  // namespace hz
 
 namespace journal_test {

@@ -46,8 +46,6 @@ struct Fixture {
   }
 };
 
-using hz::check_replay;
-
 }  // namespace
 
 TEST_SUITE_BEGIN("04-journal/pending-decision");
@@ -57,7 +55,7 @@ TEST_CASE("uma ferramenta idempotente roda de novo") {
   const Replay replay =
       hz::decide_replay(intent(call("c1", "read_file", {{"path", "a.txt"}}), Idempotency::yes),
                         Idempotency::yes, f.workspace);
-  check_replay(replay, Replay::Kind::run, "read_file é idempotente: roda de novo");
+  CHECK_REPLAY(replay, Replay::Kind::run, "read_file é idempotente: roda de novo");
 }
 
 TEST_CASE("run_shell nunca roda de novo: o modelo ouve que o resultado é desconhecido") {
@@ -65,7 +63,7 @@ TEST_CASE("run_shell nunca roda de novo: o modelo ouve que o resultado é descon
   const Replay replay = hz::decide_replay(
       intent(call("c1", "run_shell", {{"command", "make deploy"}}), Idempotency::no),
       Idempotency::no, f.workspace);
-  check_replay(replay, Replay::Kind::unknown,
+  CHECK_REPLAY(replay, Replay::Kind::unknown,
                "run_shell não é idempotente e não dá para conferir: o modelo vai saber");
   CHECK_FALSE(replay.result.ok);
   CHECK(replay.result.text ==
@@ -79,18 +77,18 @@ TEST_CASE("vale a idempotência da ferramenta, não a que o journal diz") {
   Fixture f;
   const hz::Intent forged =
       intent(call("c1", "run_shell", {{"command", "make deploy"}}), Idempotency::yes);
-  check_replay(hz::decide_replay(forged, Idempotency::no, f.workspace), Replay::Kind::unknown,
+  CHECK_REPLAY(hz::decide_replay(forged, Idempotency::no, f.workspace), Replay::Kind::unknown,
                "run_shell não é idempotente e não dá para conferir: o modelo vai saber");
   const hz::Intent append =
       intent(call("c2", "append_file", {{"path", "n.txt"}, {"content", "x"}}), Idempotency::yes);
-  check_replay(hz::decide_replay(append, Idempotency::check, f.workspace), Replay::Kind::unknown,
+  CHECK_REPLAY(hz::decide_replay(append, Idempotency::check, f.workspace), Replay::Kind::unknown,
                "append_file: a intenção não tem a chave");
 }
 
 TEST_CASE("edit_file com o arquivo como antes da troca: ela não aconteceu, roda") {
   Fixture f;
   f.dir.write("a.txt", "int x = 1;\n");
-  check_replay(f.decide(f.edit("x = 1", "x = 2")), Replay::Kind::run,
+  CHECK_REPLAY(f.decide(f.edit("x = 1", "x = 2")), Replay::Kind::run,
                "edit_file: a.txt está como antes da troca; ela não aconteceu");
 }
 
@@ -100,7 +98,7 @@ TEST_CASE("edit_file com o arquivo como a troca o deixa: feito, com o resultado 
   const hz::Intent pending = f.edit("x = 1", "x = 2");
   const hz::ToolOutput real = f.apply("x = 1", "x = 2");
   const Replay replay = f.decide(pending);
-  check_replay(replay, Replay::Kind::done,
+  CHECK_REPLAY(replay, Replay::Kind::done,
                "edit_file: a.txt está como a troca o deixaria; ela aconteceu");
   CHECK(replay.result.ok == real.ok);
   CHECK(replay.result.text == real.text);
@@ -114,7 +112,7 @@ TEST_CASE("edit_file que recria o trecho antigo não é feito duas vezes") {
   const hz::Intent pending = f.edit("ab", "b");
   f.apply("ab", "b");
   REQUIRE(f.dir.read("a.txt") == "ab");
-  check_replay(f.decide(pending), Replay::Kind::done,
+  CHECK_REPLAY(f.decide(pending), Replay::Kind::done,
                "edit_file: a.txt está como a troca o deixaria; ela aconteceu");
   // Tirar 2 de 6 espaços: ficam 4, e o trecho antigo (2 espaços e o x) continua lá.
   f.dir.write("a.txt", "      x\n");
@@ -130,24 +128,24 @@ TEST_CASE("edit_file com o arquivo diferente de antes e de depois, ou sem ele: d
   const hz::Intent pending = f.edit("x = 1", "x = 2");
   f.dir.write("a.txt", "int y = 3;\n");
   const Replay neither = f.decide(pending);
-  check_replay(neither, Replay::Kind::unknown,
+  CHECK_REPLAY(neither, Replay::Kind::unknown,
                "edit_file: a.txt não está nem como antes nem como depois da troca (11 bytes; "
                "antes 11, depois 11)");
   CHECK(neither.result.text == hz::kUnknownResultText);
   std::filesystem::remove(f.dir / "a.txt");
-  check_replay(f.decide(pending), Replay::Kind::unknown, "edit_file: a.txt não existe mais");
+  CHECK_REPLAY(f.decide(pending), Replay::Kind::unknown, "edit_file: a.txt não existe mais");
 }
 
 TEST_CASE("uma ferramenta que pede conferência mas que não se sabe conferir: desconhecido") {
   Fixture f;
-  check_replay(hz::decide_replay(intent(call("c1", "deploy", json::object()), Idempotency::check),
+  CHECK_REPLAY(hz::decide_replay(intent(call("c1", "deploy", json::object()), Idempotency::check),
                                  Idempotency::check, f.workspace),
                Replay::Kind::unknown, "deploy: não sei conferir o efeito desta ferramenta");
-  check_replay(
+  CHECK_REPLAY(
       hz::decide_replay(hz::Intent{{"c1", "edit_file", "{não é json"}, Idempotency::check, {}, {}},
                         Idempotency::check, f.workspace),
       Replay::Kind::unknown, "edit_file: argumentos ilegíveis na intenção");
-  check_replay(
+  CHECK_REPLAY(
       hz::decide_replay(
           intent(call("c1", "edit_file", {{"path", "a.txt"}, {"old_text", "a"}, {"new_text", "b"}}),
                  Idempotency::check),
@@ -157,7 +155,7 @@ TEST_CASE("uma ferramenta que pede conferência mas que não se sabe conferir: d
 
 TEST_CASE("append_file sem a chave na intenção: desconhecido") {
   Fixture f;
-  check_replay(
+  CHECK_REPLAY(
       hz::decide_replay(intent(call("c1", "append_file", {{"path", "n.txt"}, {"content", "x"}}),
                                Idempotency::check),
                         Idempotency::check, f.workspace),
