@@ -295,7 +295,7 @@ int check_exercises(const fs::path& root, const Course& course, const std::vecto
   for (const std::vector<Drift>& drift : drifts) any = any || !drift.empty();
   // As seções que os stubs mandam ler existem no capítulo.
   const std::vector<std::string> sections = check_sections(root, course.catalog);
-  for (const std::string& p : sections) err << p << "\n";
+  print_errors(sections, err);
   if (!any && sections.empty()) {
     for (const StagePlan& plan : plans) {
       out << "exercises/" << plan.stage << ": em dia ("
@@ -398,8 +398,7 @@ int cmd_exercises(const Options& o, std::ostream& out, std::ostream& err) {
   // Primeiro tudo é planejado; com qualquer erro de marcador nada é escrito.
   std::vector<std::string> errors;
   const std::vector<StagePlan> plans = plan_stages(root, stages, course, proof, errors);
-  if (!errors.empty()) {
-    for (const std::string& e : errors) err << e << "\n";
+  if (print_errors(errors, err)) {
     err << "hz-course: erro nos marcadores de exercício; nada foi escrito\n";
     return 2;
   }
@@ -447,7 +446,7 @@ int cmd_listings(const Options& o, std::ostream& out, std::ostream& err) {
     out << summary << "\n";
     return 0;
   }
-  for (const std::string& p : report.problems) err << p << "\n";
+  print_errors(report.problems, err);
   err << summary << "; há listagens que não batem com o código";
   err << (update ? " (corrija o caminho ou a região)\n" : ": rode ./hz listings --update\n");
   return 1;
@@ -483,7 +482,7 @@ int cmd_passes_on_stubs(const Options& o, std::ostream& out, std::ostream& err) 
         << (v.allowed_passing == 1 ? " passa e está na lista\n" : " passam e estão na lista\n");
     return 0;
   }
-  for (const std::string& p : v.problems) err << p << "\n";
+  print_errors(v.problems, err);
   err << label << ": todo teste da etapa precisa falhar com os stubs, ou estar justificado em "
       << list_path << "\n";
   return 1;
@@ -873,10 +872,7 @@ int plan_for(const fs::path& root, const Course& course, const std::string& stag
                        "a referência " + root.generic_string() + " não tem solutions/" + stage);
   }
   plan = plan_stage(root, stage, course.stages, course.catalog);
-  if (!plan.errors.empty()) {
-    for (const std::string& e : plan.errors) err << e << "\n";
-    return 2;
-  }
+  if (print_errors(plan.errors, err)) return 2;
   return 0;
 }
 
@@ -951,8 +947,7 @@ int cmd_carry(const Options& o, std::ostream& out, std::ostream& err) {
       return plan_for(reference, course, stage, plan, err);
     }
     plan = plan_from_exercises(reference, stage, course.catalog);
-    for (const std::string& e : plan.errors) err << e << "\n";
-    return plan.errors.empty() ? 0 : 2;
+    return print_errors(plan.errors, err) ? 2 : 0;
   };
   StagePlan to_plan;
   if (int code = plan_of(to, to_plan)) return code;
@@ -961,7 +956,7 @@ int cmd_carry(const Options& o, std::ostream& out, std::ostream& err) {
     if (int code = plan_of(chain[chain.size() - 2 - k], earlier[k])) return code;
   }
   const CarryReport report = carry_answers(root, earlier, to_plan);
-  for (const std::string& e : report.errors) err << e << "\n";
+  print_errors(report.errors, err);
   print_carry(out, report, earlier, to);
   return report.errors.empty() ? 0 : 1;
 }
@@ -977,7 +972,7 @@ int cmd_fill(const Options& o, std::ostream& out, std::ostream& err) {
   StagePlan plan;
   if (int code = plan_for(reference, course, o.at("--stage"), plan, err)) return code;
   const CarryReport report = fill_reference(o.at("--root"), plan);
-  for (const std::string& e : report.errors) err << e << "\n";
+  print_errors(report.errors, err);
   print_moves(out, "Regiões de etapas anteriores com a resposta de referência:", report.carried);
   return report.errors.empty() ? 0 : 1;
 }
@@ -1001,7 +996,7 @@ int cmd_stages(const Options& o, std::ostream& out, std::ostream& err) {
     out << plural(report.pairs, "par de etapas conferido", "pares de etapas conferidos") << "\n";
     return 0;
   }
-  for (const std::string& p : report.problems) err << p << "\n";
+  print_errors(report.problems, err);
   return 1;
 }
 
@@ -1019,7 +1014,7 @@ int cmd_outputs(const Options& o, std::ostream& out, std::ostream& err) {
     out << summary << "\n";
     return 0;
   }
-  for (const std::string& p : report.problems) err << p << "\n";
+  print_errors(report.problems, err);
   err << summary << "; há saídas do livro que não batem com os executáveis"
       << (update ? "\n" : ": rode ./hz outputs --update\n");
   return 1;
@@ -1090,7 +1085,7 @@ int cmd_release(const Options& o, std::ostream& out, std::ostream& err) {
     total.carried.insert(total.carried.end(), report.carried.begin(), report.carried.end());
     total.errors.insert(total.errors.end(), report.errors.begin(), report.errors.end());
   }
-  for (const std::string& e : total.errors) err << e << "\n";
+  print_errors(total.errors, err);
   print_moves(out, "Com a resposta de referência:", total.carried);
   out << total.carried.size()
       << (total.carried.size() == 1 ? " região liberada" : " regiões liberadas") << " (";
@@ -1113,8 +1108,7 @@ int cmd_update(const Options& o, std::ostream& out, std::ostream& err) {
   UpdateOptions options;
   options.take_released = o.flag("--take-released");
   const UpdateReport r = update_course(root, fresh, options);
-  if (!r.errors.empty()) {
-    for (const std::string& e : r.errors) err << e << "\n";
+  if (print_errors(r.errors, err)) {
     err << "hz-course: nada foi atualizado\n";
     return 1;
   }
