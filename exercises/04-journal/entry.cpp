@@ -1,7 +1,5 @@
 #include "entry.hpp"
 
-#include <filesystem>
-
 namespace hz {
 
 using nlohmann::json;
@@ -28,24 +26,6 @@ const Replay* Entry::replay_for(int step, std::string_view call_id) const {
   }
   return nullptr;
 }
-
-namespace {
-
-// A decisão de uma chamada com intenção e sem resultado. A idempotência é a
-// da ferramenta, no código; a gravada no journal não conta.
-Replay replay_of(const Intent& intent, const ToolBox& tools, const Workspace* workspace) {
-  const Tool* tool = tools.find(intent.call.name);
-  const Idempotency idempotency = tool != nullptr ? tool->idempotency : Idempotency::no;
-  if (workspace != nullptr) return decide_replay(intent, idempotency, *workspace);
-  // Sem pasta, yes e no decidem do mesmo jeito; check não tem onde conferir.
-  if (idempotency == Idempotency::check) {
-    return {Replay::Kind::unknown, ToolOutput::failure(std::string(kUnknownResultText)),
-            "sem pasta de trabalho para conferir"};
-  }
-  return decide_replay(intent, idempotency, Workspace(std::filesystem::current_path()));
-}
-
-}  // namespace
 
 Entry entry_point(const ResumeState& state, const ToolBox& tools, const Workspace* workspace,
                   const std::optional<RepetitionConfig>& repetition, TurnState& turn) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -194,6 +195,14 @@ Replay decide_replay(const Intent& intent, Idempotency idempotency, const Worksp
   // FIM-EXERCICIO
 }
 // end-listing: decide-replay-body
+
+Replay replay_of(const Intent& intent, const ToolBox& tools, const Workspace* workspace) {
+  const Tool* tool = tools.find(intent.call.name);
+  const Idempotency idempotency = tool != nullptr ? tool->idempotency : Idempotency::no;
+  if (workspace != nullptr) return decide_replay(intent, idempotency, *workspace);
+  if (idempotency == Idempotency::check) return unknown("sem pasta de trabalho para conferir");
+  return decide_replay(intent, idempotency, Workspace(std::filesystem::current_path()));
+}
 
 std::optional<EditKey> edit_key_for(const ToolCall& call, const Workspace& workspace) {
   const auto args = string_args(call, {"path", "old_text", "new_text"});

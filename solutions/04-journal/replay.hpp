@@ -107,6 +107,13 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
 Replay decide_replay(const Intent& intent, Idempotency idempotency, const Workspace& workspace);
 // end-listing: decide-replay
 
+// A decisão de uma chamada com intenção e sem resultado na retomada:
+// decide_replay com a idempotência da ferramenta em tools (a do código; a
+// gravada no journal não conta; sem a ferramenta, no). Sem workspace, yes e no
+// decidem como sempre, e check fica desconhecida ("sem pasta de trabalho para
+// conferir").
+Replay replay_of(const Intent& intent, const ToolBox& tools, const Workspace* workspace);
+
 // A chave de um edit_file, lida no workspace logo antes de gravar a intenção:
 // o arquivo de agora e o que a troca deixaria (a troca só acontece com
 // old_text não vazio aparecendo uma vez, como no edit_file; senão, depois é
