@@ -34,7 +34,7 @@ struct Replay {
   Kind kind = Kind::unknown;
   ToolOutput result;   // done: o resultado que a ferramenta teria dado; unknown: a falha
                        // com kUnknownResultText; run: vazio (quem chama roda a ferramenta)
-  std::string reason;  // uma frase para o trace e o chat
+  std::string reason;  // por quê, numa frase para o trace e o chat
 };
 
 std::string_view to_string(Replay::Kind kind);
@@ -62,21 +62,20 @@ FileSnapshot snapshot_file(const Workspace& workspace, std::string_view path, st
 Replay decide_edit(const EditKey& key, std::string_view path, const FileSnapshot& file);
 // end-listing: decide-edit
 
-// decide_append (abaixo), caso a caso e nesta ordem, com o reason exato (P é
-// path; n, o tamanho do texto; a, key.size_before; d, a + n; agora, o tamanho
-// do arquivo, 0 se ele não existe; B(x), bytes_text(x) de hz/text.hpp, como
-// "6 bytes"; os outros números, só os algarismos; literais vizinhos formam
-// um texto só):
-//   file.error não vazio: unknown, "append_file: " seguido de file.error
-//   content sem o tamanho e o CRC-32C da chave: unknown,
-//     "append_file: os argumentos não batem com a chave da intenção"
-//   agora == a: run, "append_file: P tem o tamanho de antes (B(a)); o texto não entrou"
-//   agora == d e o arquivo, a partir de a, é exatamente o texto: done, com o
-//     resultado que a ferramenta teria dado (appended_text, de hz/tools.hpp) e
-//     "append_file: P tem o tamanho de antes mais o texto (a + B(n)) e termina "
-//     "com ele; o texto já entrou"
-//   qualquer outra coisa: unknown, "append_file: P tem B(agora); esperava a "
-//     "(antes) ou d (depois), terminando com o texto"
+// decide_append (abaixo) em detalhe. agora é o tamanho do arquivo (0 se ele
+// não existe); depois, key.size_before + key.content_bytes.
+//   unknown, seja qual for o tamanho: sem como olhar (file.error), ou com um
+//     content que não é o texto da chave (outro tamanho ou outro CRC-32C):
+//     aí o tamanho do arquivo não prova nada
+//   run: agora == key.size_before; o texto não entrou
+//   done: agora == depois, e os bytes a partir de key.size_before são
+//     exatamente content; result é o que a ferramenta teria dado
+//     (appended_text, de hz/tools.hpp; ok)
+//   unknown: qualquer outra coisa
+// O reason é seu: uma frase que começa por "append_file" e diz o que se viu.
+// Os testes conferem que ela cita o caminho e o tamanho de agora (run); o
+// caminho (done); o caminho, o tamanho de agora e os esperados (unknown pelo
+// tamanho ou pelos bytes); file.error, quando há.
 // listing: decide-append
 // append_file, pela chave: tamanho igual ao de antes, não entrou (rodar);
 // tamanho de antes + o texto, com os bytes do fim iguais ao texto, entrou
@@ -86,18 +85,17 @@ Replay decide_append(const AppendKey& key, std::string_view path, std::string_vi
                      const FileSnapshot& file);
 // end-listing: decide-append
 
-// decide_replay (abaixo), caso a caso, com o reason exato de cada decisão (N é
-// intent.call.name; os testes conferem o tipo da decisão e o texto):
-//   yes: run, "N é idempotente: roda de novo"
-//   no: unknown, "N não é idempotente e não dá para conferir: o modelo vai saber"
-//   check, e N não é edit_file nem append_file:
-//     unknown, "N: não sei conferir o efeito desta ferramenta"
-//   check, edit_file ou append_file, conferindo nesta ordem (os argumentos
-//   antes da chave; com os dois defeitos, vale o primeiro):
-//     argumentos que string_args não lê (edit_file: path; append_file: path e
-//     content; todos texto): unknown, "N: argumentos ilegíveis na intenção"
-//     sem a chave (edit_key, append_key): unknown, "N: a intenção não tem a chave"
-//     com a chave: o que decide_edit ou decide_append decidir, com o reason dele
+// decide_replay (abaixo) em detalhe (N é intent.call.name):
+//   yes: run; no: unknown
+//   check: só edit_file e append_file sabem ser conferidos, cada um pela sua
+//     chave (edit_key, append_key) e com os argumentos de texto que
+//     string_args lê (edit_file: path; append_file: path e content). Com os
+//     dois, a decisão é a de decide_edit ou decide_append, com o reason dele;
+//     sem a chave, com os argumentos ilegíveis, ou outra ferramenta: unknown
+// O reason das decisões que não vêm de decide_edit/decide_append é seu: uma
+// frase que começa por N e diz por quê. Os testes conferem o começo e que
+// os três unknown de check (outra ferramenta, argumentos ilegíveis, sem a
+// chave) dizem coisas diferentes depois de N.
 // listing: decide-replay
 // A decisão pela idempotência da ferramenta, a do código (Tool::idempotency),
 // e não a gravada na intenção: um journal pode mentir. yes, rodar; no,

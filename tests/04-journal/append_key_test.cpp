@@ -36,48 +36,49 @@ hz::FileSnapshot snapshot(std::uint64_t size, std::uint64_t offset, std::string 
 
 TEST_SUITE_BEGIN("04-journal/append-key");
 
+// O motivo (reason) é escrito por quem resolve o exercício: os testes
+// conferem que ele começa por "append_file" e cita o que decidiu.
 TEST_CASE("o arquivo com o tamanho de antes: o texto não entrou, roda") {
-  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", kText, snapshot(8, 8, "")),
-               Replay::Kind::run,
-               "append_file: n.txt tem o tamanho de antes (8 bytes); o texto não entrou");
+  CHECK_DECISION(hz::decide_append(key_after(8), "n.txt", kText, snapshot(8, 8, "")),
+                 Replay::Kind::run, "append_file", {"n.txt", "8"});
   hz::FileSnapshot missing;  // o arquivo nem existia, e continua sem existir
-  CHECK_REPLAY(hz::decide_append(key_after(0), "n.txt", kText, missing), Replay::Kind::run,
-               "append_file: n.txt tem o tamanho de antes (0 bytes); o texto não entrou");
+  CHECK_DECISION(hz::decide_append(key_after(0), "n.txt", kText, missing), Replay::Kind::run,
+                 "append_file", {"n.txt", "0"});
 }
 
 TEST_CASE(
     "o tamanho de antes mais o texto, terminando com ele: entrou, com o resultado da ferramenta") {
   const Replay replay =
       hz::decide_append(key_after(8), "n.txt", kText, snapshot(8 + kText.size(), 8, kText));
-  CHECK_REPLAY(replay, Replay::Kind::done,
-               "append_file: n.txt tem o tamanho de antes mais o texto (8 + 11 bytes) e termina "
-               "com ele; o texto já entrou");
+  CHECK_DECISION(replay, Replay::Kind::done, "append_file", {"n.txt"});
   CHECK(replay.result.ok);
   CHECK(replay.result.text == "texto acrescentado a n.txt (11 bytes; agora com 19 bytes)");
 }
 
 TEST_CASE("outro tamanho ou outro fim: desconhecido, e o modelo ouve isso") {
-  const std::string expected =
-      "append_file: n.txt tem 25 bytes; esperava 8 (antes) ou 19 (depois), terminando com o texto";
+  // O motivo cita o tamanho de agora e os dois que se esperava (8 antes, 19 depois).
   const Replay longer =
       hz::decide_append(key_after(8), "n.txt", kText, snapshot(25, 8, kText + "xxxxxx"));
-  CHECK_REPLAY(longer, Replay::Kind::unknown, expected);
+  CHECK_DECISION(longer, Replay::Kind::unknown, "append_file", {"n.txt", "25", "8", "19"});
   CHECK(longer.result.text == hz::kUnknownResultText);
   CHECK_FALSE(longer.result.ok);
-  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", kText, snapshot(19, 8, "outra coisa")),
-               Replay::Kind::unknown,
-               "append_file: n.txt tem 19 bytes; esperava 8 (antes) ou 19 (depois), terminando "
-               "com o texto");
-  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", kText, snapshot(3, 8, "")),
-               Replay::Kind::unknown,
-               "append_file: n.txt tem 3 bytes; esperava 8 (antes) ou 19 (depois), terminando "
-               "com o texto");
+  CHECK_DECISION(hz::decide_append(key_after(8), "n.txt", kText, snapshot(19, 8, "outra coisa")),
+                 Replay::Kind::unknown, "append_file", {"n.txt", "19", "8"});
+  CHECK_DECISION(hz::decide_append(key_after(8), "n.txt", kText, snapshot(3, 8, "")),
+                 Replay::Kind::unknown, "append_file", {"n.txt", "3", "8", "19"});
 }
 
-TEST_CASE("argumentos que não batem com a chave: desconhecido") {
-  CHECK_REPLAY(hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, "")),
-               Replay::Kind::unknown,
-               "append_file: os argumentos não batem com a chave da intenção");
+TEST_CASE("argumentos que não batem com a chave, ou um arquivo que não deu para olhar: desconhecido") {
+  // O mesmo tamanho de antes: só a chave diz que este não é o texto da intenção.
+  const Replay other =
+      hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, ""));
+  CHECK_DECISION(other, Replay::Kind::unknown, "append_file", {});
+  CHECK(other.result.text == hz::kUnknownResultText);
+  // Com os bytes do texto no lugar, mas um file.error: o erro é o que se sabe.
+  hz::FileSnapshot unreadable = snapshot(19, 8, kText);
+  unreadable.error = "não foi possível olhar n.txt: Permission denied";
+  CHECK_DECISION(hz::decide_append(key_after(8), "n.txt", kText, unreadable),
+                 Replay::Kind::unknown, "append_file", {unreadable.error});
 }
 
 TEST_CASE("com a ferramenta de verdade: a chave antes, o efeito, e a retomada não repete") {

@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -119,6 +121,49 @@ inline void check_replay(const Replay& replay, Replay::Kind kind, const std::str
   do {                                               \
     INFO("o caso da linha ", __LINE__, " do teste"); \
     hz::check_replay(__VA_ARGS__);                   \
+  } while (false)
+
+// fact aparece em reason? Um número (só algarismos) vale inteiro: o 8 de
+// "8 bytes" conta, o de "18" não.
+inline bool cites(std::string_view reason, std::string_view fact) {
+  const bool number = !fact.empty() && fact.find_first_not_of("0123456789") == fact.npos;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (auto at = reason.find(fact); at != reason.npos; at = reason.find(fact, at + 1)) {
+    const std::size_t end = at + fact.size();
+    if (!number || ((at == 0 || !digit(reason[at - 1])) &&
+                    (end == reason.size() || !digit(reason[end])))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// O que falta a um motivo escrito pelo aluno: começar por tool e citar cada
+// fato. Vazio quando nada falta.
+inline std::string reason_gaps(std::string_view reason, std::string_view tool,
+                               std::initializer_list<std::string_view> facts) {
+  std::string gaps;
+  const auto add = [&](const std::string& gap) { gaps += (gaps.empty() ? "" : "; ") + gap; };
+  if (!reason.starts_with(tool)) add("não começa por " + std::string(tool));
+  for (std::string_view fact : facts) {
+    if (!cites(reason, fact)) add("não cita " + testing::quoted(fact));
+  }
+  return gaps;
+}
+
+// Confere uma decisão cujo motivo é do aluno: o tipo, e que o motivo começa
+// pelo nome da ferramenta e cita cada fato (o caminho, os tamanhos...).
+inline void check_decision(const Replay& replay, Replay::Kind kind, std::string_view tool,
+                           std::initializer_list<std::string_view> facts) {
+  INFO("o motivo: ", testing::quoted(replay.reason));
+  CHECK(to_string(replay.kind) == to_string(kind));
+  CHECK(reason_gaps(replay.reason, tool, facts) == "");
+}
+
+#define CHECK_DECISION(...)                          \
+  do {                                               \
+    INFO("o caso da linha ", __LINE__, " do teste"); \
+    hz::check_decision(__VA_ARGS__);                 \
   } while (false)
 
 }  // namespace hz
