@@ -68,7 +68,8 @@ TEST_CASE("outro tamanho ou outro fim: desconhecido, e o modelo ouve isso") {
                  Replay::Kind::unknown, "append_file", {"n.txt", "3", "8", "19"});
 }
 
-TEST_CASE("argumentos que não batem com a chave, ou um arquivo que não deu para olhar: desconhecido") {
+TEST_CASE(
+    "argumentos que não batem com a chave, ou um arquivo que não deu para olhar: desconhecido") {
   // O mesmo tamanho de antes: só a chave diz que este não é o texto da intenção.
   const Replay other =
       hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, ""));
@@ -77,8 +78,8 @@ TEST_CASE("argumentos que não batem com a chave, ou um arquivo que não deu par
   // Com os bytes do texto no lugar, mas um file.error: o erro é o que se sabe.
   hz::FileSnapshot unreadable = snapshot(19, 8, kText);
   unreadable.error = "não foi possível olhar n.txt: Permission denied";
-  CHECK_DECISION(hz::decide_append(key_after(8), "n.txt", kText, unreadable),
-                 Replay::Kind::unknown, "append_file", {unreadable.error});
+  CHECK_DECISION(hz::decide_append(key_after(8), "n.txt", kText, unreadable), Replay::Kind::unknown,
+                 "append_file", {unreadable.error});
 }
 
 TEST_CASE("com a ferramenta de verdade: a chave antes, o efeito, e a retomada não repete") {

@@ -130,8 +130,8 @@ inline bool cites(std::string_view reason, std::string_view fact) {
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   for (auto at = reason.find(fact); at != reason.npos; at = reason.find(fact, at + 1)) {
     const std::size_t end = at + fact.size();
-    if (!number || ((at == 0 || !digit(reason[at - 1])) &&
-                    (end == reason.size() || !digit(reason[end])))) {
+    if (!number ||
+        ((at == 0 || !digit(reason[at - 1])) && (end == reason.size() || !digit(reason[end])))) {
       return true;
     }
   }

@@ -444,22 +444,19 @@ TEST_CASE(
     CHECK(event.at(first_reason).get<std::string>().starts_with("run_tests"));
     event.at(first_reason.parent_pointer()).erase("reason");
   }
-  CHECK(event ==
-        json{{"event", "journal_resume"},
-             {"records", 4},
-             {"turn", 1},
-             {"next", "run_tools"},
-             {"pending",
-              {{{"call_id", "call_1_1"}, {"name", "run_tests"}, {"intent", true}},
-               {{"call_id", "call_1_2"}, {"name", "run_tests"}, {"intent", false}}}},
-             {"decisions",
-              {{{"call_id", "call_1_1"},
-                {"name", "run_tests"},
-                {"decision", "run"}},
-               {{"call_id", "call_1_2"},
-                {"name", "run_tests"},
-                {"decision", "run"},
-                {"reason", "a intenção não foi gravada: a chamada não começou"}}}}});
+  CHECK(event == json{{"event", "journal_resume"},
+                      {"records", 4},
+                      {"turn", 1},
+                      {"next", "run_tools"},
+                      {"pending",
+                       {{{"call_id", "call_1_1"}, {"name", "run_tests"}, {"intent", true}},
+                        {{"call_id", "call_1_2"}, {"name", "run_tests"}, {"intent", false}}}},
+                      {"decisions",
+                       {{{"call_id", "call_1_1"}, {"name", "run_tests"}, {"decision", "run"}},
+                        {{"call_id", "call_1_2"},
+                         {"name", "run_tests"},
+                         {"decision", "run"},
+                         {"reason", "a intenção não foi gravada: a chamada não começou"}}}}});
 }
 
 TEST_CASE("um registro que o journal recusa para o turno em journal, e nada mais é gravado") {

@@ -82,8 +82,8 @@ TEST_CASE("vale a idempotência da ferramenta, não a que o journal diz") {
                  "run_shell", {});
   const hz::Intent append =
       intent(call("c2", "append_file", {{"path", "n.txt"}, {"content", "x"}}), Idempotency::yes);
-  CHECK_DECISION(hz::decide_replay(append, Idempotency::check, f.workspace),
-                 Replay::Kind::unknown, "append_file", {});
+  CHECK_DECISION(hz::decide_replay(append, Idempotency::check, f.workspace), Replay::Kind::unknown,
+                 "append_file", {});
 }
 
 TEST_CASE("edit_file com o arquivo como antes da troca: ela não aconteceu, roda") {
