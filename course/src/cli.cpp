@@ -879,7 +879,11 @@ int plan_for(const fs::path& root, const Course& course, const std::string& stag
 void print_moves(std::ostream& out, const char* title, const std::vector<RegionMove>& moves) {
   if (moves.empty()) return;
   out << title << "\n";
-  for (const RegionMove& m : moves) out << "  " << m.id << "  (" << m.file << ")\n";
+  for (const RegionMove& m : moves) {
+    out << "  " << m.id << "  (" << m.file;
+    if (!m.was_in.empty()) out << ", antes em " << m.was_in;
+    out << ")\n";
+  }
 }
 
 // O relatório do carry. As levadas saem agrupadas pela etapa de onde vieram,
@@ -1132,6 +1136,13 @@ int cmd_update(const Options& o, std::ostream& out, std::ostream& err) {
            "continua no último commit:\n";
     for (const RegionMove& m : r.orphaned) {
       out << "  " << m.id << "  (git show HEAD:" << m.file << ")\n";
+    }
+  }
+  if (!r.own_left_behind.empty()) {
+    out << "O seu código na área // SEU-CODIGO ficou no arquivo em que estava; se uma resposta que "
+           "mudou de arquivo usa algo dele, copie para a área do arquivo novo:\n";
+    for (const RegionMove& m : r.own_left_behind) {
+      out << "  " << m.was_in << " -> " << m.file << "\n";
     }
   }
   list(

@@ -246,7 +246,9 @@ class Updater {
         moves.released_replaced.push_back({r.id, rel});
         out += current;
       } else {
-        (released ? moves.released_kept : moves.carried).push_back({r.id, rel});
+        const std::string was_in = theirs.file != rel ? theirs.file : std::string();
+        (released ? moves.released_kept : moves.carried).push_back({r.id, rel, {}, was_in});
+        if (!was_in.empty()) note_own_left_behind(was_in, rel);
         out += theirs.text;
       }
     }
@@ -269,6 +271,20 @@ class Updater {
       }
     }
     return out;
+  }
+
+  // Uma resposta saiu de was_in para rel: se a área // SEU-CODIGO de was_in
+  // tem código, o aluno fica sabendo (uma vez por par de arquivos).
+  void note_own_left_behind(const std::string& was_in, const std::string& rel) {
+    for (const RegionMove& m : report_.own_left_behind) {
+      if (m.was_in == was_in && m.file == rel) return;
+    }
+    const std::optional<std::string> old = read_file(student_ / was_in);
+    if (!old) return;
+    const RegionScan scan = scan_regions(*old, was_in, Side::exercise);
+    if (scan.error.empty() && has_code(own_body(scan))) {
+      report_.own_left_behind.push_back({kOwnCode, rel, {}, was_in});
+    }
   }
 
   // Cada arquivo vai primeiro para um temporário ao lado e depois é renomeado:

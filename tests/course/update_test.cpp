@@ -101,7 +101,7 @@ TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de a
         "  exercises/02-b/dobro.cpp\n"
         "  exercises/02-b/soma.cpp\n"
         "Suas respostas, levadas para o arquivo novo:\n"
-        "  02-b/triplo  (exercises/02-b/dobro.cpp)\n"
+        "  02-b/triplo  (exercises/02-b/dobro.cpp, antes em exercises/02-b/soma.cpp)\n"
         "Fontes de exercises/ que também mudaram fora das regiões de exercício (confira com git "
         "diff):\n"
         "  exercises/02-b/dobro.cpp\n"
@@ -109,6 +109,34 @@ TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de a
         "0 arquivos novos, 2 mudaram, 1 resposta sua levada.\n");
   CHECK(t.student.read("exercises/02-b/dobro.cpp").find(small::kTriploAnswer) != std::string::npos);
   CHECK(t.student.read("exercises/02-b/soma.cpp") == small::kSomaExercise01);
+}
+
+TEST_CASE("update avisa quando a resposta muda de arquivo e deixa para trás o código do aluno") {
+  // O aluno tinha uma ajudante na área // SEU-CODIGO de soma.cpp, usada pela
+  // resposta de 02-b/triplo; na versão nova, a região mora em dobro.cpp.
+  Trees t;
+  const std::string helper = "constexpr int kTres = 3;  // do aluno\n";
+  t.student.write(
+      "exercises/02-b/soma.cpp",
+      replaced(replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer),
+               "// FIM-SEU-CODIGO\n", helper + "// FIM-SEU-CODIGO\n"));
+  t.fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
+  t.fresh.write("exercises/02-b/dobro.cpp", t.fresh.read("exercises/02-b/dobro.cpp") +
+                                                "\nint triplo(int a) {\n" + small::kTriploStub +
+                                                "}\n");
+  const auto r = t.update();
+  CHECK(r.err == "");
+  CHECK(r.code == 0);
+  INFO("a saída do update:\n", r.out);
+  CHECK(r.out.find("Suas respostas, levadas para o arquivo novo:\n"
+                   "  02-b/triplo  (exercises/02-b/dobro.cpp, antes em exercises/02-b/soma.cpp)\n"
+                   "  SEU-CODIGO  (exercises/02-b/soma.cpp)\n"
+                   "O seu código na área // SEU-CODIGO ficou no arquivo em que estava; se uma "
+                   "resposta que mudou de arquivo usa algo dele, copie para a área do arquivo "
+                   "novo:\n"
+                   "  exercises/02-b/soma.cpp -> exercises/02-b/dobro.cpp\n") != std::string::npos);
+  // A ajudante continua onde estava: nada se perde.
+  CHECK(t.student.read("exercises/02-b/soma.cpp").find(helper) != std::string::npos);
 }
 
 TEST_CASE("update relata a região que a versão nova renomeou e guarda os arquivos do aluno") {

@@ -27,8 +27,9 @@ namespace hz::course {
 
 struct RegionMove {
   std::string id;
-  std::string file;    // relativo à raiz, com '/'
-  std::string from{};  // no carry, a etapa de onde a resposta veio (vazio nos outros)
+  std::string file;      // relativo à raiz, com '/'
+  std::string from{};    // no carry, a etapa de onde a resposta veio (vazio nos outros)
+  std::string was_in{};  // no update, o arquivo em que a resposta estava, se mudou de arquivo
 };
 
 // O id com que a área do aluno (// SEU-CODIGO) aparece num RegionMove.

@@ -40,6 +40,10 @@ struct UpdateReport {
   std::vector<RegionMove> released_kept;  // liberadas que não entraram: o aluno tinha a sua
   std::vector<RegionMove> released_replaced;  // com take_released: trocaram a resposta do aluno
   std::vector<RegionMove> orphaned;  // respondidas que a versão nova não tem (file: onde estavam)
+  // A área // SEU-CODIGO com código de um arquivo (was_in) de onde uma
+  // resposta saiu para outro (file): ela fica onde estava, e a resposta pode
+  // precisar do que está nela.
+  std::vector<RegionMove> own_left_behind;
   // Fontes de exercises/ que diferem da versão nova fora das regiões (o
   // curso mudou ali, ou o aluno mexeu onde não devia): vale olhar o git diff.
   std::vector<std::string> outside;
