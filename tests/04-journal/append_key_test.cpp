@@ -75,6 +75,11 @@ TEST_CASE(
       hz::decide_append(key_after(8), "n.txt", "outro texto\n", snapshot(8, 8, ""));
   CHECK_DECISION(other, Replay::Kind::unknown, "append_file", {});
   CHECK(other.result.text == hz::kUnknownResultText);
+  // Outro texto do mesmo tamanho, com os bytes dele no arquivo: só o CRC-32C o distingue.
+  const std::string same_size = "linha NOVA\n";
+  REQUIRE(same_size.size() == kText.size());
+  CHECK_DECISION(hz::decide_append(key_after(8), "n.txt", same_size, snapshot(19, 8, same_size)),
+                 Replay::Kind::unknown, "append_file", {});
   // Com os bytes do texto no lugar, mas um file.error: o erro é o que se sabe.
   hz::FileSnapshot unreadable = snapshot(19, 8, kText);
   unreadable.error = "não foi possível olhar n.txt: Permission denied";
@@ -93,12 +98,13 @@ TEST_CASE("com a ferramenta de verdade: a chave antes, o efeito, e a retomada n�
   const hz::Intent intent{append, hz::Idempotency::check, key, {}};
 
   // Antes do efeito: roda.
-  CHECK(hz::to_string(hz::decide_replay(intent, hz::Idempotency::check, workspace).kind) == "run");
+  const Replay before = hz::decide_replay(intent, hz::Idempotency::check, workspace);
+  CHECK_DECISION(before, Replay::Kind::run, "append_file", {});
   // Depois do efeito: feito, com o mesmo texto que a ferramenta devolveu.
   const hz::ToolOutput real =
       hz::append_file_tool(workspace).run({{"path", "n.txt"}, {"content", kText}});
   const Replay replay = hz::decide_replay(intent, hz::Idempotency::check, workspace);
-  CHECK(hz::to_string(replay.kind) == "done");
+  CHECK_DECISION(replay, Replay::Kind::done, "append_file", {});
   CHECK(replay.result.text == real.text);
   CHECK(dir.read("n.txt") == "começo\n" + kText);
   // Um arquivo que ainda não existe tem chave de tamanho 0.

@@ -143,9 +143,11 @@ TEST_CASE("uma ferramenta que pede conferência mas que não se sabe conferir: d
       hz::decide_replay(intent(call("c1", "deploy", json::object()), Idempotency::check),
                         Idempotency::check, f.workspace);
   CHECK_DECISION(other, Replay::Kind::unknown, "deploy", {});
-  const Replay unreadable =
-      hz::decide_replay(hz::Intent{{"c1", "edit_file", "{não é json"}, Idempotency::check, {}, {}},
-                        Idempotency::check, f.workspace);
+  // Com a chave, para a ordem das conferências não importar: só os argumentos faltam.
+  const Replay unreadable = hz::decide_replay(
+      hz::Intent{
+          {"c1", "edit_file", "{não é json"}, Idempotency::check, {}, hz::EditKey{1, 2, 1, 2}},
+      Idempotency::check, f.workspace);
   CHECK_DECISION(unreadable, Replay::Kind::unknown, "edit_file", {});
   const Replay keyless = hz::decide_replay(
       intent(call("c1", "edit_file", {{"path", "a.txt"}, {"old_text", "a"}, {"new_text", "b"}}),
