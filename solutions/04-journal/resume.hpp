@@ -82,35 +82,29 @@ std::string_view to_string(NextStep step);
 // Reconstrói o estado a partir dos registros conferidos (read_journal),
 // fazendo com ele, registro a registro, o que o loop fez ao gravá-los. O
 // dinheiro gasto é o cost_micros de cada turn_end mais o dos reply do turno
-// aberto (somas com saturação). Um journal que o loop nunca gravaria é um
-// erro, com este texto exato (S é at_seq do registro, em resume.cpp, como
-// "seq 3 (user)"; I, o call_id em JSON, com as aspas; literais vizinhos
-// formam um texto só). O turno aberto vai de um user ao turn_end seguinte,
-// e o user e o turn_end zeram os campos dele (model_calls, turn_cost,
-// turn_results, turn_notes, budget_noted); uma nota fora do turno aberto só
-// entra no histórico (o que ela faria nesses campos, o próximo user zera).
-// Uma chamada pendente é uma das pedidas pelo último reply que ainda não tem
-// o seu result. Cada linha diz quando o erro vale:
-//   nenhum registro:          "o journal não tem registros: não há nada para retomar"
-//   o primeiro não é start:   "o primeiro registro, S, não é o start"
-//   start que não é o primeiro: "S: um segundo start"
-//   user com turno aberto:    "S: o turno anterior não terminou"
-//   reply sem turno aberto (antes do primeiro user ou depois de um turn_end):
-//     "S: resposta fora de um turno"
-//   reply com alguma chamada pendente:
-//     "S: chamadas da resposta anterior sem resultado"
-//   intent de uma chamada que não está pendente, ou que já tem a sua:
-//     "S: intenção de uma chamada que a última resposta não pediu ou que já "
-//     "tinha intenção (call_id I)"
-//   result de uma chamada que não está pendente:
-//     "S: resultado de uma chamada sem resultado pendente (call_id I)"
+// aberto (somas com saturação). O turno aberto vai de um user ao turn_end
+// seguinte, e o user e o turn_end zeram os campos dele (model_calls,
+// turn_cost, turn_results, turn_notes, budget_noted); uma nota fora do turno
+// aberto só entra no histórico (o que ela faria nesses campos, o próximo user
+// zera). Uma chamada pendente é uma das pedidas pelo último reply que ainda
+// não tem o seu result.
+// Um journal que o loop nunca gravaria é um erro. A frase é sua, e os testes
+// conferem que ela cita o registro como at_seq (em resume.cpp) o escreve,
+// "seq 3 (user)", e o call_id, quando há; e que cada linha abaixo tem a sua
+// (tirando o registro citado, duas frases nunca são iguais):
+//   nenhum registro
+//   o primeiro registro não é start
+//   um start que não é o primeiro
+//   user com turno aberto
+//   reply sem turno aberto (antes do primeiro user ou depois de um turn_end)
+//   reply com alguma chamada pendente
+//   intent de uma chamada que não está pendente ou que já tem a sua
+//   result de uma chamada que não está pendente
 //   note quando o histórico reconstruído ainda está vazio (antes do primeiro
-//   user, se as settings do start não têm um system_prompt de texto); com
-//   alguma mensagem no histórico, dentro ou fora de um turno, a nota vale:
-//     "S: nota sem mensagem antes"
-//   turn_end sem turno aberto: "S: fim de um turno que não começou"
-//   turn_end com alguma chamada pendente:
-//     "S: fim de turno com chamadas sem resultado"
+//   user, se as settings do start não têm um system_prompt de texto; com
+//   alguma mensagem no histórico, dentro ou fora de um turno, a nota vale)
+//   turn_end sem turno aberto
+//   turn_end com alguma chamada pendente
 Result<ResumeState> rebuild_state(const std::vector<Record>& records);
 
 // Uma intenção que não bate com a chamada que o modelo pediu (outro nome ou

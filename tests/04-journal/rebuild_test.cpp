@@ -4,7 +4,9 @@
 // que a retomada faz primeiro.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "crc32c.hpp"
@@ -180,46 +182,65 @@ TEST_CASE("um journal só com o start espera o primeiro usuário") {
 }
 
 TEST_CASE("sequências sem sentido são recusadas citando o seq") {
-  // A mensagem da recusa ou, se a reconstrução aceitou, o que ela montou:
-  // num CHECK, os dois lados aparecem.
-  const auto refused = [](const std::vector<json>& recs) {
+  // A frase da recusa é sua: ela cita o registro como at_seq o escreve ("seq 3
+  // (user)") e, quando há, o call_id. Aceitar mostra o que foi montado; uma
+  // recusa que não cita o que devia mostra a frase.
+  std::vector<std::string> messages;
+  const auto refused = [&messages](const std::vector<json>& recs,
+                                   std::initializer_list<std::string_view> facts) {
     const auto state = hz::rebuild_state(journal_test::records(recs));
     if (state.ok()) {
       const std::size_t count = state->history.size();
       return "aceitou: " + std::to_string(count) + (count == 1 ? " mensagem" : " mensagens") +
              " no histórico, próximo passo " + std::string(hz::to_string(state->next));
     }
-    return state.error().message;
+    messages.push_back(state.error().message);
+    const std::string gaps = hz::reason_gaps(state.error().message, "", facts);
+    return gaps.empty() ? std::string("recusou")
+                        : gaps + " em " + hz::testing::quoted(state.error().message);
   };
   const json start = hz::start_record(journal_test::settings());
-  CHECK(refused({hz::user_record("oi")}) == "o primeiro registro, seq 1 (user), não é o start");
-  CHECK(refused({start, start}) == "seq 2 (start): um segundo start");
-  CHECK(refused({start, hz::user_record("a"), hz::user_record("b")}) ==
-        "seq 3 (user): o turno anterior não terminou");
-  CHECK(refused({start, hz::reply_record(kDone, {}, 0)}) ==
-        "seq 2 (reply): resposta fora de um turno");
+  CHECK(refused({hz::user_record("oi")}, {"seq 1 (user)"}) == "recusou");
+  CHECK(refused({start, start}, {"seq 2 (start)"}) == "recusou");
+  CHECK(refused({start, hz::user_record("a"), hz::user_record("b")}, {"seq 3 (user)"}) ==
+        "recusou");
+  CHECK(refused({start, hz::reply_record(kDone, {}, 0)}, {"seq 2 (reply)"}) == "recusou");
   CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
-                 hz::reply_record(kDone, {}, 0)}) ==
-        "seq 4 (reply): chamadas da resposta anterior sem resultado");
+                 hz::reply_record(kDone, {}, 0)},
+                {"seq 4 (reply)"}) == "recusou");
   // Uma nota precisa de uma mensagem onde ficar: sem system_prompt, antes do
   // primeiro user não há nenhuma; com ele, a nota vai no prompt de sistema.
-  CHECK(refused({hz::start_record({{"model", "m"}}), hz::note_record("cedo")}) ==
-        "seq 2 (note): nota sem mensagem antes");
-  CHECK(refused({start, hz::note_record("cedo")}) ==
+  CHECK(refused({hz::start_record({{"model", "m"}}), hz::note_record("cedo")}, {"seq 2 (note)"}) ==
+        "recusou");
+  CHECK(refused({start, hz::note_record("cedo")}, {}) ==
         "aceitou: 1 mensagem no histórico, próximo passo wait_user");
   CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
-                 hz::result_record("c9", ToolOutput::success("x"))}) ==
-        "seq 4 (result): resultado de uma chamada sem resultado pendente (call_id \"c9\")");
+                 hz::result_record("c9", ToolOutput::success("x"))},
+                {"seq 4 (result)", "c9"}) == "recusou");
   CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
-                 hz::intent_record(kAppendIntent), hz::intent_record(kAppendIntent)}) ==
-        "seq 5 (intent): intenção de uma chamada que a última resposta não pediu ou que já "
-        "tinha intenção (call_id \"c1\")");
+                 hz::intent_record(kAppendIntent), hz::intent_record(kAppendIntent)},
+                {"seq 5 (intent)", "c1"}) == "recusou");
   CHECK(refused({start, hz::user_record("a"), hz::reply_record(kAsk, {}, 0),
-                 hz::turn_end_record("cancelled", 1, 0)}) ==
-        "seq 4 (turn_end): fim de turno com chamadas sem resultado");
-  CHECK(refused({start, hz::turn_end_record("success", 0, 0)}) ==
-        "seq 2 (turn_end): fim de um turno que não começou");
-  CHECK(refused({}) == "o journal não tem registros: não há nada para retomar");
+                 hz::turn_end_record("cancelled", 1, 0)},
+                {"seq 4 (turn_end)"}) == "recusou");
+  CHECK(refused({start, hz::turn_end_record("success", 0, 0)}, {"seq 2 (turn_end)"}) == "recusou");
+  CHECK(refused({}, {}) == "recusou");
+  // Cada recusa diz o que houve: sem o registro citado, as frases são todas diferentes.
+  std::vector<std::string> said;
+  for (const std::string& message : messages) {
+    const std::size_t open = message.find("seq ");
+    const std::size_t close = message.find(')', open);
+    said.push_back(open == std::string::npos || close == std::string::npos
+                       ? message
+                       : message.substr(0, open) + message.substr(close + 1));
+  }
+  std::vector<std::string> repeated;
+  for (std::size_t i = 0; i < said.size(); ++i) {
+    for (std::size_t j = i + 1; j < said.size(); ++j) {
+      if (said[i] == said[j]) repeated.push_back(messages[i] + " / " + messages[j]);
+    }
+  }
+  CHECK(repeated == std::vector<std::string>{});
 }
 
 TEST_SUITE_END();
