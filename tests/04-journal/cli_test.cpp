@@ -59,7 +59,9 @@ ProcessResult start(const CliWorld& w, const std::string& crash_at = "",
   std::vector<std::string> args{"--scenario",       scenario(name), "--journal",
                                 w.journal.string(), "--workspace",  w.ws()};
   args.insert(args.end(), extra.begin(), extra.end());
-  return run_stage(args, crash_at);
+  ProcessResult result = run_stage(args, crash_at);
+  hz::testing::throw_if_stubbed(result);  // um exercício ainda stub: a falha diz qual
+  return result;
 }
 
 // A retomada não diz a pasta: ela vem do journal.
@@ -68,7 +70,9 @@ ProcessResult resume(const CliWorld& w, const std::string& crash_at = "",
   std::vector<std::string> args{"--scenario", scenario(name), "--journal", w.journal.string(),
                                 "--resume"};
   args.insert(args.end(), extra.begin(), extra.end());
-  return run_stage(args, crash_at);
+  ProcessResult result = run_stage(args, crash_at);
+  hz::testing::throw_if_stubbed(result);
+  return result;
 }
 
 // O estado que o journal conta, lido como a retomada lê.
@@ -90,7 +94,6 @@ struct CliReference {
 CliReference reference() {
   CliWorld w;
   const ProcessResult run = start(w);
-  hz::testing::throw_if_stubbed(run);
   CAPTURE(run.err);
   REQUIRE(run.exit_code == 0);
   REQUIRE(run.out == kAnswer);
@@ -126,7 +129,6 @@ void overwrite(const std::filesystem::path& path, const std::string& bytes) {
 TEST_CASE("sem queda, o journal conta a conversa inteira, passo por passo, na ordem") {
   CliWorld w;
   const ProcessResult run = start(w);
-  hz::testing::throw_if_stubbed(run);
   CAPTURE(run.err);
   CHECK(run.exit_code == 0);
   CHECK(run.out == kAnswer);

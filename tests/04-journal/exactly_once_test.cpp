@@ -188,6 +188,9 @@ void crash_child(const std::function<void()>& run) {
   REQUIRE(child > 0);
   int status = 0;
   REQUIRE(waitpid(child, &status, 0) == child);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == hz::testing::kChildThrew) {
+    FAIL("o filho lançou antes do ponto de queda (a mensagem está no stderr, acima)");
+  }
   REQUIRE_MESSAGE(WIFSIGNALED(status), "o filho não morreu no ponto de queda");
   CHECK(WTERMSIG(status) == SIGKILL);
 }

@@ -6,13 +6,19 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <exception>
 #include <functional>
 #include <string>
 
 namespace hz::testing {
 
+// O código com que o filho de fork_child sai quando body lança.
+inline constexpr int kChildThrew = 99;
+
 // Roda body num processo filho e devolve o pid. O filho nunca volta para o
-// doctest: sai com 0, ou com 99 se body lançar (um stub de exercício, por exemplo).
+// doctest: sai com 0, ou com kChildThrew se body lançar (um stub de exercício,
+// por exemplo), depois de escrever no stderr o que foi lançado.
 template <class Body>
 pid_t fork_child(Body body) {
   const pid_t pid = fork();
@@ -20,8 +26,11 @@ pid_t fork_child(Body body) {
     int code = 0;
     try {
       body();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "o processo filho do teste lançou: %s\n", e.what());
+      code = kChildThrew;
     } catch (...) {
-      code = 99;
+      code = kChildThrew;
     }
     _exit(code);
   }
