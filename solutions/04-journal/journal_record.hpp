@@ -126,23 +126,23 @@ struct LineError {
   std::string message;  // em português, sem o número da linha (quem lê o arquivo põe)
 };
 
-// decode_line (abaixo), caso a caso e nesta ordem, com o kind e a message exatos
-// do primeiro problema (X e Y: crc32c_hex do crc gravado e do calculado sobre
-// dump_rec(rec); N: o seq lido; E: expected_seq; T: o type lido, em JSON;
-// literais vizinhos formam um texto só):
-//   vazia: not_json, "linha vazia"
-//   com um byte nulo: not_json, "bytes nulos no lugar do registro, o que o "
-//     "sistema de arquivos deixa de uma escrita interrompida"
-//   aninhada demais (json_deeper_than): bad_shape, "JSON aninhado demais"
-//   o que não é JSON: not_json, "não é JSON válido"
-//   outra coisa que um objeto só com crc (texto) e rec (objeto): bad_shape,
-//     "não tem a forma {\"crc\": \"<8 hex>\", \"rec\": {...}}"
-//   crc que parse_hex8 não lê: bad_shape, "o crc não tem 8 dígitos hexadecimais"
-//   crc que não confere: bad_crc, "crc não confere: gravado X, calculado Y"
-//   seq ausente ou não inteiro: bad_seq, "rec sem seq inteiro"
-//   seq diferente de E: bad_seq, "seq N fora de ordem: esperava E"
-//   type ausente ou não texto: bad_type, "rec sem type (texto)"
-//   type desconhecido: bad_type, "tipo de registro desconhecido: T"
+// decode_line (abaixo), caso a caso e nesta ordem, com o kind do primeiro
+// problema. A message é sua; os testes conferem que cada linha daqui tem a
+// sua (duas nunca são iguais) e que ela cita o que está entre colchetes
+// (X e Y: crc32c_hex do crc gravado e do calculado sobre dump_rec(rec); N: o
+// seq lido; E: expected_seq; T: o type lido, em JSON, com as aspas):
+//   vazia: not_json
+//   com um byte nulo: not_json (o que o sistema de arquivos deixa de uma
+//     escrita interrompida: vale dizer isso a quem lê)
+//   aninhada demais (json_deeper_than): bad_shape
+//   o que não é JSON: not_json
+//   outra coisa que um objeto só com crc (texto) e rec (objeto): bad_shape
+//   crc que parse_hex8 não lê: bad_shape
+//   crc que não confere: bad_crc [X, Y]
+//   seq ausente ou não inteiro: bad_seq
+//   seq diferente de E: bad_seq [N, E]
+//   type ausente ou não texto: bad_type
+//   type desconhecido: bad_type [T]
 //   um campo do tipo: o erro de check_fields (pronto), bad_field
 // listing: decode-line
 // Lê uma linha (sem o \n) e confere, nesta ordem: JSON, a forma

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "crash_point.hpp"
+#include "helpers.hpp"
 #include "hz/testing/printing.hpp"
 #include "hz/testing/process.hpp"
 #include "hz/testing/stubs.hpp"
@@ -292,12 +293,11 @@ TEST_CASE("bytes zerados no meio: a retomada para, diz a linha e o seq, e não t
   CAPTURE(resumed.err);
   CHECK(resumed.exit_code == 2);
   CHECK(resumed.out.empty());
-  CHECK(contains(resumed.err,
-                 "hz-04-journal: journal " + w.journal.string() +
-                     ": registro danificado na linha 3 (seq esperado 3): bytes nulos no lugar do "
-                     "registro, o que o sistema de arquivos deixa de uma escrita "
-                     "interrompida; há registros depois dele, então não é o fim de "
-                     "uma escrita interrompida. O arquivo não foi alterado\n"));
+  CHECK(contains(resumed.err, "hz-04-journal: journal " + w.journal.string() +
+                                  ": registro danificado na linha 3 (seq esperado 3): " +
+                                  journal_test::why(lines[2], 3) +
+                                  "; há registros depois dele, então não é o fim de uma escrita "
+                                  "interrompida. O arquivo não foi alterado\n"));
   CHECK(w.bytes() == damaged);
 }
 
@@ -313,12 +313,11 @@ TEST_CASE("crc errado num JSON válido no meio: a retomada para e não toca no j
   const ProcessResult resumed = resume(w);
   CAPTURE(resumed.err);
   CHECK(resumed.exit_code == 2);
-  CHECK(contains(resumed.err,
-                 "hz-04-journal: journal " + w.journal.string() +
-                     ": registro danificado na linha 5 (seq esperado 5): crc não confere: gravado "
-                     "e9bcf5fb, calculado 121fb40d; há registros depois dele, então "
-                     "não é o fim de uma escrita interrompida. O arquivo não foi "
-                     "alterado\n"));
+  CHECK(contains(resumed.err, "hz-04-journal: journal " + w.journal.string() +
+                                  ": registro danificado na linha 5 (seq esperado 5): " +
+                                  journal_test::why(lines[4], 5) +
+                                  "; há registros depois dele, então não é o fim de uma escrita "
+                                  "interrompida. O arquivo não foi alterado\n"));
   CHECK(w.bytes() == damaged);
 }
 

@@ -178,6 +178,13 @@ inline std::string line(json rec, std::int64_t seq) {
   return hz::encode_line(rec);
 }
 
+// Por que decode_line recusa text (uma linha sem o \n) no lugar do seq: a
+// frase é do exercício read-record, e o aviso e o erro do journal a citam.
+inline std::string why(const std::string& text, std::int64_t seq) {
+  const auto record = hz::decode_line(text, seq);
+  return record.ok() ? "(decode_line aceitou a linha)" : record.error().message;
+}
+
 // As linhas de recs, numeradas a partir de 1.
 inline std::string lines(const std::vector<json>& recs) {
   std::string bytes;
