@@ -72,6 +72,15 @@ std::string stubbed_with(const std::string& head) {
   return without_area(r.text);
 }
 
+// O curso pequeno com exercises/ gerado. O REQUIRE para o teste se o gerador
+// falha, com o stderr dele na mensagem.
+void generate_small_course(const Tree& t) {
+  small::write_course(t);
+  const auto r = run_in(t, "exercises");
+  INFO("o stderr do hz-course exercises: ", r.err);
+  REQUIRE(r.code == 0);
+}
+
 // O curso pequeno com um script executável, solutions/01-a/tools/run.sh.
 void write_course_with_script(const Tree& t, const std::string& script) {
   small::write_course(t);
@@ -344,7 +353,7 @@ TEST_CASE("exercises gera as etapas: cada uma com os stubs de todas as etapas at
 
 TEST_CASE("exercises rodado de novo não escreve nada e --check passa") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   const auto again = run_in(t, "exercises");
   CHECK(again.out ==
         "exercises/01-a: 1 exercício em 3 arquivos (já estava em dia)\n"
@@ -383,7 +392,7 @@ TEST_CASE("exercises --check lista o que difere e não escreve nada") {
 
 TEST_CASE("exercises --check reprova seção do hints.md que não é título do capítulo") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   t.write("livro/02-b.md", "# A etapa 02-b\n\n## Exercício 1 — O triplo\n");
   const auto r = run_in(t, "exercises", {"--check"});
   CHECK_RUN(r, 1, "",
@@ -393,7 +402,7 @@ TEST_CASE("exercises --check reprova seção do hints.md que não é título do 
 
 TEST_CASE("exercises regenera um arquivo cujas regiões ainda são os stubs gerados") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   commit_all(t);
   // A solução muda fora da região (sem commit): o exercício intocado acompanha,
   // porque é o que o gerador escreve da solução do último commit.
@@ -408,7 +417,7 @@ TEST_CASE("exercises regenera um arquivo cujas regiões ainda são os stubs gera
 
 TEST_CASE("exercises nunca sobrescreve uma região editada sem --force, nem o resto") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   commit_all(t);
   const std::string student = small::kSomaAnswered01;
   t.write("exercises/01-a/soma.cpp", student);
@@ -430,7 +439,7 @@ TEST_CASE("exercises nunca sobrescreve uma região editada sem --force, nem o re
 
 TEST_CASE("exercises trata marcadores quebrados e regiões que sumiram como trabalho de alguém") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   // Sem o FIM-EXERCICIO, não dá para saber o que é do aluno.
   t.write("exercises/01-a/soma.cpp", small::kSomaBroken01);
   // Sem a região inteira: o aluno a apagou.
@@ -451,7 +460,7 @@ TEST_CASE("exercises trata marcadores quebrados e regiões que sumiram como trab
 
 TEST_CASE("exercises só apaga arquivos a mais com --force, e as pastas que ficam vazias") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   t.write("exercises/01-a/ajuda.cpp", "int ajuda;\n");
   t.write("exercises/01-a/notas/ideias.txt", "x\n");
 
@@ -475,7 +484,7 @@ TEST_CASE("exercises só apaga arquivos a mais com --force, e as pastas que fica
 
 TEST_CASE("exercises só apaga uma etapa que sumiu de solutions/ com --force") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   t.write("exercises/09-velha/a.cpp", "int a;\n");
   const auto r = run_in(t, "exercises");
   CHECK_RUN(r, 1, "",
@@ -647,7 +656,7 @@ TEST_CASE("stub_out: a área // SEU-CODIGO é do gerador, e uma solução que a 
 
 TEST_CASE("exercises recusa apagar uma linha do aluno fora das regiões, mesmo commitada") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   // O aluno acrescenta uma função fora das regiões e da área, e faz o commit.
   const std::string student = small::kSomaExercise01 + "int extra() { return 1; }\n";
   t.write("exercises/01-a/soma.cpp", student);
@@ -660,7 +669,7 @@ TEST_CASE("exercises recusa apagar uma linha do aluno fora das regiões, mesmo c
 
 TEST_CASE("exercises nunca sobrescreve o código da área // SEU-CODIGO") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   commit_all(t);
   const std::string student =
       small::with_own_code(small::kSomaExercise01, "#include <cmath>\nconstexpr int kUm = 1;\n");
@@ -675,7 +684,7 @@ TEST_CASE("exercises nunca sobrescreve o código da área // SEU-CODIGO") {
 
 TEST_CASE("exercises regenera um stub cuja instrução mudou na solução desde o último commit") {
   Tree t;
-  small::write_generated(t);
+  generate_small_course(t);
   commit_all(t);
   t.write("solutions/01-a/soma.cpp",
           replaced(small::kSoma01, "devolva a soma de a e b", "a soma de a e b"));
