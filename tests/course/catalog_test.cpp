@@ -19,6 +19,12 @@ std::string stage_error(const std::string& text) {
   return parse_stage_list(text, "etapas/stages.txt").error;
 }
 
+// O erro de um nome de etapa fora do formato na linha `line` de stages.txt.
+std::string bad_stage_name(int line, const std::string& name) {
+  return "etapas/stages.txt:" + std::to_string(line) + ": nome de etapa inválido '" + name +
+         "' (formato: NN-nome, com minúsculas e '-')";
+}
+
 std::vector<std::string> hint_errors(const std::string& text) {
   return parse_hints(text, "exercises/01-a/hints.md", "01-a").errors;
 }
@@ -81,14 +87,9 @@ TEST_CASE("stages.txt com CRLF é lido como com LF") {
 }
 
 TEST_CASE("stages.txt: cada erro diz arquivo e linha") {
-  CHECK(stage_error("01-a\n01-Loop\n") ==
-        "etapas/stages.txt:2: nome de etapa inválido '01-Loop' (formato: NN-nome, com minúsculas "
-        "e '-')");
-  CHECK(stage_error("loop\n") ==
-        "etapas/stages.txt:1: nome de etapa inválido 'loop' (formato: NN-nome, com minúsculas e "
-        "'-')");
-  CHECK(stage_error(": x.cpp\n") ==
-        "etapas/stages.txt:1: nome de etapa inválido '' (formato: NN-nome, com minúsculas e '-')");
+  CHECK(stage_error("01-a\n01-Loop\n") == bad_stage_name(2, "01-Loop"));
+  CHECK(stage_error("loop\n") == bad_stage_name(1, "loop"));
+  CHECK(stage_error(": x.cpp\n") == bad_stage_name(1, ""));
   CHECK(stage_error("01-a\n\n01-a\n") == "etapas/stages.txt:3: etapa 01-a repetida");
   CHECK(stage_error("02-b\n01-a\n") ==
         "etapas/stages.txt:2: a etapa 01-a vem depois de 02-b: fora de ordem");

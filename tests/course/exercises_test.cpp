@@ -14,8 +14,9 @@ using hz::course::StubMode;
 using hz::course::test::commit_all;
 using hz::course::test::hint_entry;
 using hz::course::test::replaced;
-using hz::course::test::run_course;
+using hz::course::test::run_in;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 namespace small = hz::course::test::small;
 
 namespace {
@@ -71,13 +72,33 @@ std::string stubbed_with(const std::string& head) {
   return without_area(r.text);
 }
 
-std::string root_of(const Tree& t) { return t.root().string(); }
+// O curso pequeno com exercises/ gerado. O REQUIRE para o teste se o gerador
+// falha, com o stderr dele na mensagem.
+void generate_small_course(const Tree& t) {
+  small::write_course(t);
+  const auto r = run_in(t, "exercises");
+  INFO("o stderr do hz-course exercises: ", r.err);
+  REQUIRE(r.code == 0);
+}
 
-// O fim da mensagem com que o gerador recusa sobrescrever o trabalho de alguém.
-const std::string kRefusalEnd =
-    "Nada foi escrito. O código do aluno mora nas regiões de exercício e entre // SEU-CODIGO e "
-    "// FIM-SEU-CODIGO; o resto do arquivo vem de solutions/. Guarde esse trabalho (git stash, git "
-    "commit) e rode de novo com --force.\n";
+// O curso pequeno com um script executável, solutions/01-a/tools/run.sh.
+void write_course_with_script(const Tree& t, const std::string& script) {
+  small::write_course(t);
+  t.write("solutions/01-a/tools/run.sh", script);
+  fs::permissions(t.root() / "solutions/01-a/tools/run.sh", fs::perms::owner_exec,
+                  fs::perm_options::add);
+}
+
+// A mensagem com que o gerador recusa sobrescrever o trabalho de alguém:
+// `files` são as linhas "  exercises/...: o motivo\n", uma por arquivo.
+std::string refusal_of(const std::string& files) {
+  return "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
+         "de alguém?) e seriam sobrescritos ou apagados:\n" +
+         files +
+         "Nada foi escrito. O código do aluno mora nas regiões de exercício e entre // SEU-CODIGO "
+         "e // FIM-SEU-CODIGO; o resto do arquivo vem de solutions/. Guarde esse trabalho (git "
+         "stash, git commit) e rode de novo com --force.\n";
+}
 
 }  // namespace
 
@@ -90,10 +111,7 @@ TEST_CASE("stub_out troca a região pelo TODO, o throw com a seção do livro e 
   CHECK(r.exercise_lines == std::vector<int>{4});
   CHECK(r.stubs.at("01-a/soma") == small::kSomaStub);
   CHECK(r.answers.at("01-a/soma") == "  return a + b;\n");
-  CHECK(r.filled.at("01-a/soma") ==
-        "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
-        "  return a + b;\n"
-        "  // FIM-EXERCICIO\n");
+  CHECK(r.filled.at("01-a/soma") == small::kSomaReference);
 }
 
 TEST_CASE("stub_out sem catálogo escreve o throw só com o id") {
@@ -310,24 +328,20 @@ TEST_CASE("stub_out: região de uma etapa posterior e exercício fora do hints.m
 
 TEST_CASE("exercises gera as etapas: cada uma com os stubs de todas as etapas até ela") {
   Tree t;
-  small::write_course(t);
-  t.write("solutions/01-a/tools/run.sh", "#!/bin/sh\n// EXERCICIO não é fonte C++\n");
-  fs::permissions(t.root() / "solutions/01-a/tools/run.sh", fs::perms::owner_exec,
-                  fs::perm_options::add);
-  const auto r = run_course({"exercises", "--root", root_of(t)});
-  CHECK(r.err == "");
-  CHECK(r.out ==
-        "  escrito: exercises/01-a/CMakeLists.txt\n"
-        "  escrito: exercises/01-a/soma.cpp\n"
-        "  escrito: exercises/01-a/soma.hpp\n"
-        "  escrito: exercises/01-a/tools/run.sh\n"
-        "exercises/01-a: 1 exercício em 4 arquivos (4 escritos, 0 removidos)\n"
-        "  escrito: exercises/02-b/CMakeLists.txt\n"
-        "  escrito: exercises/02-b/dobro.cpp\n"
-        "  escrito: exercises/02-b/soma.cpp\n"
-        "  escrito: exercises/02-b/soma.hpp\n"
-        "exercises/02-b: 3 exercícios em 4 arquivos (4 escritos, 0 removidos)\n");
-  CHECK(r.code == 0);
+  write_course_with_script(t, "#!/bin/sh\n// EXERCICIO não é fonte C++\n");
+  const auto r = run_in(t, "exercises");
+  CHECK_RUN(r, 0,
+            "  escrito: exercises/01-a/CMakeLists.txt\n"
+            "  escrito: exercises/01-a/soma.cpp\n"
+            "  escrito: exercises/01-a/soma.hpp\n"
+            "  escrito: exercises/01-a/tools/run.sh\n"
+            "exercises/01-a: 1 exercício em 4 arquivos (4 escritos, 0 removidos)\n"
+            "  escrito: exercises/02-b/CMakeLists.txt\n"
+            "  escrito: exercises/02-b/dobro.cpp\n"
+            "  escrito: exercises/02-b/soma.cpp\n"
+            "  escrito: exercises/02-b/soma.hpp\n"
+            "exercises/02-b: 3 exercícios em 4 arquivos (4 escritos, 0 removidos)\n",
+            "");
   CHECK(t.read("exercises/01-a/soma.cpp") == small::kSomaExercise01);
   CHECK(t.read("exercises/02-b/soma.cpp") == small::kSomaExercise02);
   CHECK(t.read("exercises/01-a/soma.hpp") == small::kHeader);
@@ -339,28 +353,23 @@ TEST_CASE("exercises gera as etapas: cada uma com os stubs de todas as etapas at
 
 TEST_CASE("exercises rodado de novo não escreve nada e --check passa") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
-  const auto again = run_course({"exercises", "--root", root_of(t)});
+  generate_small_course(t);
+  const auto again = run_in(t, "exercises");
   CHECK(again.out ==
         "exercises/01-a: 1 exercício em 3 arquivos (já estava em dia)\n"
         "exercises/02-b: 3 exercícios em 4 arquivos (já estava em dia)\n");
   CHECK(again.code == 0);
-  const auto check = run_course({"exercises", "--root", root_of(t), "--check"});
-  CHECK(check.err == "");
-  CHECK(check.out ==
-        "exercises/01-a: em dia (1 exercício em 3 arquivos)\n"
-        "exercises/02-b: em dia (3 exercícios em 4 arquivos)\n");
-  CHECK(check.code == 0);
+  const auto check = run_in(t, "exercises", {"--check"});
+  CHECK_RUN(check, 0,
+            "exercises/01-a: em dia (1 exercício em 3 arquivos)\n"
+            "exercises/02-b: em dia (3 exercícios em 4 arquivos)\n",
+            "");
 }
 
 TEST_CASE("exercises --check lista o que difere e não escreve nada") {
   Tree t;
-  small::write_course(t);
-  t.write("solutions/01-a/tools/run.sh", "#!/bin/sh\n");
-  fs::permissions(t.root() / "solutions/01-a/tools/run.sh", fs::perms::owner_exec,
-                  fs::perm_options::add);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  write_course_with_script(t, "#!/bin/sh\n");
+  REQUIRE(run_in(t, "exercises").code == 0);
   t.write("exercises/01-a/soma.hpp", "// editado à mão\n");
   t.write("exercises/01-a/velho.cpp", "int velho;\n");
   t.write("solutions/01-a/novo.hpp", "#pragma once\n");
@@ -368,16 +377,14 @@ TEST_CASE("exercises --check lista o que difere e não escreve nada") {
                   fs::perm_options::remove);
   t.write("exercises/09-sumiu/a.cpp", "int a;\n");
 
-  const auto r = run_course({"exercises", "--root", root_of(t), "--check"});
-  CHECK(r.out == "");
-  CHECK(r.err ==
-        "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n"
-        "  falta: exercises/01-a/novo.hpp\n"
-        "  difere: exercises/01-a/soma.hpp\n"
-        "  permissões diferem: exercises/01-a/tools/run.sh\n"
-        "  sobrando: exercises/01-a/velho.cpp\n"
-        "  sobrando: exercises/09-sumiu/ (não existe solutions/09-sumiu)\n");
-  CHECK(r.code == 1);
+  const auto r = run_in(t, "exercises", {"--check"});
+  CHECK_RUN(r, 1, "",
+            "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n"
+            "  falta: exercises/01-a/novo.hpp\n"
+            "  difere: exercises/01-a/soma.hpp\n"
+            "  permissões diferem: exercises/01-a/tools/run.sh\n"
+            "  sobrando: exercises/01-a/velho.cpp\n"
+            "  sobrando: exercises/09-sumiu/ (não existe solutions/09-sumiu)\n");
   CHECK(t.read("exercises/01-a/soma.hpp") == "// editado à mão\n");
   CHECK_FALSE(t.exists("exercises/01-a/novo.hpp"));
   CHECK(t.exists("exercises/09-sumiu/a.cpp"));
@@ -385,115 +392,91 @@ TEST_CASE("exercises --check lista o que difere e não escreve nada") {
 
 TEST_CASE("exercises --check reprova seção do hints.md que não é título do capítulo") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   t.write("livro/02-b.md", "# A etapa 02-b\n\n## Exercício 1 — O triplo\n");
-  const auto r = run_course({"exercises", "--root", root_of(t), "--check"});
-  CHECK(r.out == "");
-  CHECK(r.err ==
-        "exercises/02-b/hints.md:8: 02-b/dobro: a seção \"Exercício 2 — O dobro\" não é um "
-        "título de livro/02-b.md\n");
-  CHECK(r.code == 1);
+  const auto r = run_in(t, "exercises", {"--check"});
+  CHECK_RUN(r, 1, "",
+            "exercises/02-b/hints.md:8: 02-b/dobro: a seção \"Exercício 2 — O dobro\" não é um "
+            "título de livro/02-b.md\n");
 }
 
 TEST_CASE("exercises regenera um arquivo cujas regiões ainda são os stubs gerados") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   commit_all(t);
   // A solução muda fora da região (sem commit): o exercício intocado acompanha,
   // porque é o que o gerador escreve da solução do último commit.
   t.write("solutions/01-a/soma.cpp", "// Somas.\n" + small::kSoma01);
-  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
-  CHECK(r.err == "");
-  CHECK(r.out ==
-        "  escrito: exercises/01-a/soma.cpp\n"
-        "exercises/01-a: 1 exercício em 3 arquivos (1 escrito, 0 removidos)\n");
-  CHECK(r.code == 0);
+  const auto r = run_in(t, "exercises", {"--stage", "01-a"});
+  CHECK_RUN(r, 0,
+            "  escrito: exercises/01-a/soma.cpp\n"
+            "exercises/01-a: 1 exercício em 3 arquivos (1 escrito, 0 removidos)\n",
+            "");
   CHECK(t.read("exercises/01-a/soma.cpp") == "// Somas.\n" + small::kSomaExercise01);
 }
 
 TEST_CASE("exercises nunca sobrescreve uma região editada sem --force, nem o resto") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   commit_all(t);
-  const std::string student =
-      replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer);
+  const std::string student = small::kSomaAnswered01;
   t.write("exercises/01-a/soma.cpp", student);
   t.write("solutions/01-a/soma.hpp", small::kHeader + "int dobro(int a);\n");
 
-  const auto r = run_course({"exercises", "--root", root_of(t)});
-  CHECK(r.out == "");
-  CHECK(r.err ==
-        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
-        "de alguém?) e seriam sobrescritos ou apagados:\n"
-        "  exercises/01-a/soma.cpp: a região 01-a/soma não é o stub gerado\n" +
-            kRefusalEnd);
-  CHECK(r.code == 1);
+  CHECK_RUN(run_in(t, "exercises"), 1, "",
+            refusal_of("  exercises/01-a/soma.cpp: a região 01-a/soma não é o stub gerado\n"));
   CHECK(t.read("exercises/01-a/soma.cpp") == student);
   CHECK(t.read("exercises/01-a/soma.hpp") == small::kHeader);
 
-  const auto forced = run_course({"exercises", "--root", root_of(t), "--stage", "01-a", "--force"});
-  CHECK(forced.err == "");
-  CHECK(forced.out ==
-        "  escrito: exercises/01-a/soma.cpp\n"
-        "  escrito: exercises/01-a/soma.hpp\n"
-        "exercises/01-a: 1 exercício em 3 arquivos (2 escritos, 0 removidos)\n");
-  CHECK(forced.code == 0);
+  const auto forced = run_in(t, "exercises", {"--stage", "01-a", "--force"});
+  CHECK_RUN(forced, 0,
+            "  escrito: exercises/01-a/soma.cpp\n"
+            "  escrito: exercises/01-a/soma.hpp\n"
+            "exercises/01-a: 1 exercício em 3 arquivos (2 escritos, 0 removidos)\n",
+            "");
   CHECK(t.read("exercises/01-a/soma.cpp") == small::kSomaExercise01);
 }
 
 TEST_CASE("exercises trata marcadores quebrados e regiões que sumiram como trabalho de alguém") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   // Sem o FIM-EXERCICIO, não dá para saber o que é do aluno.
-  t.write("exercises/01-a/soma.cpp",
-          replaced(small::kSomaExercise01, "  // FIM-EXERCICIO\n", "  return a + b;\n"));
+  t.write("exercises/01-a/soma.cpp", small::kSomaBroken01);
   // Sem a região inteira: o aluno a apagou.
   t.write("exercises/02-b/dobro.cpp", "int dobro(int a) { return a + a; }\n");
-  const auto r = run_course({"exercises", "--root", root_of(t), "--check"});
+  const auto r = run_in(t, "exercises", {"--check"});
   CHECK(r.err ==
         "exercises/ difere do que solutions/ gera (quem mantém o curso: ./hz exercises-gen)\n"
         "  difere: exercises/01-a/soma.cpp\n"
         "  difere: exercises/02-b/dobro.cpp\n");
-  const auto gen = run_course({"exercises", "--root", root_of(t)});
+  const auto gen = run_in(t, "exercises");
   CHECK(
       gen.err ==
-      "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
-      "de alguém?) e seriam sobrescritos ou apagados:\n"
-      "  exercises/01-a/soma.cpp: os marcadores não se leem (exercises/01-a/soma.cpp:9: região de "
-      "exercício sem // FIM-EXERCICIO)\n"
-      "  exercises/02-b/dobro.cpp: falta uma região de exercício (alguém a apagou?)\n" +
-          kRefusalEnd);
+      refusal_of("  exercises/01-a/soma.cpp: os marcadores não se leem "
+                 "(exercises/01-a/soma.cpp:9: região de exercício sem // FIM-EXERCICIO)\n"
+                 "  exercises/02-b/dobro.cpp: falta uma região de exercício (alguém a apagou?)\n"));
   CHECK(gen.code == 1);
 }
 
 TEST_CASE("exercises só apaga arquivos a mais com --force, e as pastas que ficam vazias") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   t.write("exercises/01-a/ajuda.cpp", "int ajuda;\n");
   t.write("exercises/01-a/notas/ideias.txt", "x\n");
 
-  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
+  const auto r = run_in(t, "exercises", {"--stage", "01-a"});
   CHECK(r.err ==
-        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
-        "de alguém?) e seriam sobrescritos ou apagados:\n"
-        "  exercises/01-a/ajuda.cpp: o arquivo não vem de solutions/\n"
-        "  exercises/01-a/notas/ideias.txt: o arquivo não vem de solutions/\n" +
-            kRefusalEnd);
+        refusal_of("  exercises/01-a/ajuda.cpp: o arquivo não vem de solutions/\n"
+                   "  exercises/01-a/notas/ideias.txt: o arquivo não vem de solutions/\n"));
   CHECK(r.code == 1);
   CHECK(t.exists("exercises/01-a/ajuda.cpp"));
 
-  const auto forced = run_course({"exercises", "--root", root_of(t), "--stage", "01-a", "--force"});
-  CHECK(forced.err == "");
-  CHECK(forced.out ==
-        "  removido: exercises/01-a/ajuda.cpp\n"
-        "  removido: exercises/01-a/notas/ideias.txt\n"
-        "exercises/01-a: 1 exercício em 3 arquivos (0 escritos, 2 removidos)\n");
-  CHECK(forced.code == 0);
+  const auto forced = run_in(t, "exercises", {"--stage", "01-a", "--force"});
+  CHECK_RUN(forced, 0,
+            "  removido: exercises/01-a/ajuda.cpp\n"
+            "  removido: exercises/01-a/notas/ideias.txt\n"
+            "exercises/01-a: 1 exercício em 3 arquivos (0 escritos, 2 removidos)\n",
+            "");
   CHECK_FALSE(t.exists("exercises/01-a/ajuda.cpp"));
   CHECK_FALSE(t.exists("exercises/01-a/notas"));
   CHECK(t.exists("exercises/01-a/hints.md"));
@@ -501,17 +484,14 @@ TEST_CASE("exercises só apaga arquivos a mais com --force, e as pastas que fica
 
 TEST_CASE("exercises só apaga uma etapa que sumiu de solutions/ com --force") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   t.write("exercises/09-velha/a.cpp", "int a;\n");
-  const auto r = run_course({"exercises", "--root", root_of(t)});
-  CHECK(r.out == "");
-  CHECK(r.err ==
-        "hz-course: exercises/ tem etapas que não existem mais em solutions/: 09-velha \n"
-        "Nada foi escrito; rode com --force para apagá-las.\n");
-  CHECK(r.code == 1);
+  const auto r = run_in(t, "exercises");
+  CHECK_RUN(r, 1, "",
+            "hz-course: exercises/ tem etapas que não existem mais em solutions/: 09-velha \n"
+            "Nada foi escrito; rode com --force para apagá-las.\n");
   CHECK(t.exists("exercises/09-velha/a.cpp"));
-  const auto forced = run_course({"exercises", "--root", root_of(t), "--force"});
+  const auto forced = run_in(t, "exercises", {"--force"});
   CHECK(forced.out ==
         "  removido: exercises/09-velha/\n"
         "exercises/01-a: 1 exercício em 3 arquivos (já estava em dia)\n"
@@ -524,11 +504,11 @@ TEST_CASE("exercises --proof-out escreve a versão da prova, com a resposta e a 
   Tree t;
   small::write_course(t);
   const std::string out = t.path("prova");
-  const auto r = run_course({"exercises", "--root", root_of(t), "--proof-out", out});
-  CHECK(r.err == "");
-  CHECK(r.out == fs::path(out).generic_string() + "/01-a: 1 exercício com a chave HZ_STUB\n" +
-                     fs::path(out).generic_string() + "/02-b: 3 exercícios com a chave HZ_STUB\n");
-  CHECK(r.code == 0);
+  const auto r = run_in(t, "exercises", {"--proof-out", out});
+  CHECK_RUN(r, 0,
+            fs::path(out).generic_string() + "/01-a: 1 exercício com a chave HZ_STUB\n" +
+                fs::path(out).generic_string() + "/02-b: 3 exercícios com a chave HZ_STUB\n",
+            "");
   CHECK(t.read("prova/02-b/dobro.cpp") ==
         "#include \"soma.hpp\"\n"
         "\n"
@@ -554,9 +534,7 @@ TEST_CASE("exercises --proof-out escreve a versão da prova, com a resposta e a 
 namespace {
 
 std::string marker_errors_of(const Tree& t, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"exercises", "--root", root_of(t)};
-  for (std::string& a : extra) args.push_back(std::move(a));
-  const auto r = run_course(args);
+  const auto r = run_in(t, "exercises", std::move(extra));
   CHECK(r.out == "");
   CHECK(r.code == 2);
   CHECK_FALSE(t.exists("exercises/01-a/soma.cpp"));
@@ -643,26 +621,24 @@ TEST_CASE("exercises: stub com linha longa demais e marcador quebrado") {
 TEST_CASE("exercises: etapa desconhecida, hints.md inválido e raiz sem solutions/") {
   Tree t;
   small::write_course(t);
-  const auto unknown = run_course({"exercises", "--root", root_of(t), "--stage", "07-nada"});
+  const auto unknown = run_in(t, "exercises", {"--stage", "07-nada"});
   CHECK(unknown.code == 2);
-  CHECK(unknown.err ==
-        "hz-course: etapa desconhecida: 07-nada (não existe solutions/07-nada listada em "
-        "etapas/stages.txt)\nveja: hz-course help\n");
+  CHECK(unknown.err == usage_error("etapa desconhecida: 07-nada (não existe solutions/07-nada "
+                                   "listada em etapas/stages.txt)"));
 
   t.write("exercises/01-a/hints.md", "## 01-a/soma\nCapítulo: livro/01-a.md\n");
-  const auto hints = run_course({"exercises", "--root", root_of(t)});
-  CHECK(hints.code == 2);
-  CHECK(hints.out == "");
-  CHECK(hints.err ==
-        "exercises/01-a/hints.md:1: 01-a/soma: falta a linha \"Seção: <título exato>\"\n"
-        "exercises/01-a/hints.md:1: 01-a/soma: uma escada de dicas precisa de pelo menos 2 dicas "
-        "(itens \"1. ...\", \"2. ...\")\n");
+  const auto hints = run_in(t, "exercises");
+  CHECK_RUN(
+      hints, 2, "",
+      "exercises/01-a/hints.md:1: 01-a/soma: falta a linha \"Seção: <título exato>\"\n"
+      "exercises/01-a/hints.md:1: 01-a/soma: uma escada de dicas precisa de pelo menos 2 dicas "
+      "(itens \"1. ...\", \"2. ...\")\n");
 
   Tree empty;
-  const auto no_root = run_course({"exercises", "--root", root_of(empty)});
+  const auto no_root = run_in(empty, "exercises");
   CHECK(no_root.code == 2);
-  CHECK(no_root.err == "hz-course: não achei " + (empty.root() / "solutions").generic_string() +
-                           " (--root deve ser a raiz do repositório)\nveja: hz-course help\n");
+  CHECK(no_root.err == usage_error("não achei " + (empty.root() / "solutions").generic_string() +
+                                   " (--root deve ser a raiz do repositório)"));
 }
 
 TEST_CASE("stub_out: a área // SEU-CODIGO é do gerador, e uma solução que a tem é erro") {
@@ -680,53 +656,39 @@ TEST_CASE("stub_out: a área // SEU-CODIGO é do gerador, e uma solução que a 
 
 TEST_CASE("exercises recusa apagar uma linha do aluno fora das regiões, mesmo commitada") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   // O aluno acrescenta uma função fora das regiões e da área, e faz o commit.
   const std::string student = small::kSomaExercise01 + "int extra() { return 1; }\n";
   t.write("exercises/01-a/soma.cpp", student);
   commit_all(t);
-  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
-  CHECK(r.out == "");
-  CHECK(r.err ==
-        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
-        "de alguém?) e seriam sobrescritos ou apagados:\n"
-        "  exercises/01-a/soma.cpp: a linha 13, fora das regiões e da área // SEU-CODIGO, não "
-        "veio de solutions/ (\"int extra() { return 1; }\")\n" +
-            kRefusalEnd);
-  CHECK(r.code == 1);
+  CHECK_RUN(run_in(t, "exercises", {"--stage", "01-a"}), 1, "",
+            refusal_of("  exercises/01-a/soma.cpp: a linha 13, fora das regiões e da área // "
+                       "SEU-CODIGO, não veio de solutions/ (\"int extra() { return 1; }\")\n"));
   CHECK(t.read("exercises/01-a/soma.cpp") == student);
 }
 
 TEST_CASE("exercises nunca sobrescreve o código da área // SEU-CODIGO") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   commit_all(t);
   const std::string student =
-      replaced(small::kSomaExercise01, "// FIM-SEU-CODIGO\n",
-               "#include <cmath>\nconstexpr int kUm = 1;\n// FIM-SEU-CODIGO\n");
+      small::with_own_code(small::kSomaExercise01, "#include <cmath>\nconstexpr int kUm = 1;\n");
   t.write("exercises/01-a/soma.cpp", student);
   // A solução muda fora da região: sem o código do aluno, o arquivo seria regenerado.
   t.write("solutions/01-a/soma.cpp", "// Somas.\n" + small::kSoma01);
-  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
-  CHECK(r.err ==
-        "hz-course: estes arquivos de exercises/ têm código que não é um stub gerado (o trabalho "
-        "de alguém?) e seriam sobrescritos ou apagados:\n"
-        "  exercises/01-a/soma.cpp: há código entre // SEU-CODIGO e // FIM-SEU-CODIGO\n" +
-            kRefusalEnd);
-  CHECK(r.code == 1);
+  CHECK_RUN(
+      run_in(t, "exercises", {"--stage", "01-a"}), 1, "",
+      refusal_of("  exercises/01-a/soma.cpp: há código entre // SEU-CODIGO e // FIM-SEU-CODIGO\n"));
   CHECK(t.read("exercises/01-a/soma.cpp") == student);
 }
 
 TEST_CASE("exercises regenera um stub cuja instrução mudou na solução desde o último commit") {
   Tree t;
-  small::write_course(t);
-  REQUIRE(run_course({"exercises", "--root", root_of(t)}).code == 0);
+  generate_small_course(t);
   commit_all(t);
   t.write("solutions/01-a/soma.cpp",
           replaced(small::kSoma01, "devolva a soma de a e b", "a soma de a e b"));
-  const auto r = run_course({"exercises", "--root", root_of(t), "--stage", "01-a"});
+  const auto r = run_in(t, "exercises", {"--stage", "01-a"});
   CHECK(r.err == "");
   CHECK(r.code == 0);
   CHECK(t.read("exercises/01-a/soma.cpp") ==

@@ -5,6 +5,8 @@
 // pequeno de duas etapas (01-a e 02-b) para os testes do gerador, do carry, do
 // fill e do encadeamento das etapas.
 
+#include <doctest/doctest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -66,6 +68,36 @@ inline Run run_course(std::vector<std::string> args) {
   std::ostringstream err;
   const int code = run(args, out, err);
   return {code, out.str(), err.str()};
+}
+
+// hz-course `subcommand` --root t, com as opções `options` depois.
+inline Run run_in(const Tree& t, const std::string& subcommand,
+                  std::vector<std::string> options = {}) {
+  std::vector<std::string> args = {subcommand, "--root", t.path()};
+  for (std::string& o : options) args.push_back(std::move(o));
+  return run_course(std::move(args));
+}
+
+// Confere uma rodada do hz-course inteira: o código de saída, o stdout e o
+// stderr exatos (numa falha, o doctest mostra o esperado e o que saiu).
+inline void check_run(const Run& r, int expected_code, const std::string& expected_out,
+                      const std::string& expected_err) {
+  CHECK(r.code == expected_code);
+  CHECK(r.out == expected_out);
+  CHECK(r.err == expected_err);
+}
+
+// check_run com a linha do teste na falha: os CHECK de dentro apontam para
+// este arquivo, e um teste confere várias rodadas.
+#define CHECK_RUN(...)                               \
+  do {                                               \
+    INFO("o caso da linha ", __LINE__, " do teste"); \
+    hz::course::test::check_run(__VA_ARGS__);        \
+  } while (false)
+
+// O stderr de um erro de uso do hz-course (código 2).
+inline std::string usage_error(const std::string& message) {
+  return "hz-course: " + message + "\nveja: hz-course help\n";
 }
 
 // Faz de root um repositório git com tudo num commit (o gerador compara
@@ -233,6 +265,29 @@ inline const std::string kTriploAnswer =
     "  // TODO EXERCICIO 02-b/triplo: devolva o triplo de a\n"
     "  return 3 * a;  // do aluno\n"
     "  // FIM-EXERCICIO\n";
+
+// exercises/NN-x/soma.cpp gerado, com a resposta do aluno para 01-a/soma.
+inline const std::string kSomaAnswered01 = replaced(kSomaExercise01, kSomaStub, kSomaAnswer);
+inline const std::string kSomaAnswered02 = replaced(kSomaExercise02, kSomaStub, kSomaAnswer);
+
+// exercises/02-b/soma.cpp gerado, com a resposta do aluno para 02-b/triplo.
+inline const std::string kTriploAnswered02 = replaced(kSomaExercise02, kTriploStub, kTriploAnswer);
+
+// A região 01-a/soma com a resposta de referência (o que fill e release escrevem).
+inline const std::string kSomaReference =
+    "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
+    "  return a + b;\n"
+    "  // FIM-EXERCICIO\n";
+
+// exercises/01-a/soma.cpp com o // FIM-EXERCICIO de 01-a/soma trocado por
+// código: os marcadores não se leem (a região não fecha, na linha 9).
+inline const std::string kSomaBroken01 =
+    replaced(kSomaExercise01, "  // FIM-EXERCICIO\n", "  return a + b;\n");
+
+// O texto de um exercício gerado com `code` na área // SEU-CODIGO.
+inline std::string with_own_code(const std::string& text, const std::string& code) {
+  return replaced(text, "// FIM-SEU-CODIGO\n", code + "// FIM-SEU-CODIGO\n");
+}
 
 }  // namespace small
 

@@ -8,6 +8,7 @@
 using hz::course::Score;
 using hz::course::test::run_course;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 
 namespace {
 
@@ -45,9 +46,7 @@ TEST_CASE("grade --csv acrescenta uma linha por correção, com o cabeçalho uma
   t.write("r.xml", kJunit);
   const auto first = run_course({"grade", "--junit", t.path("r.xml"), "--stage", "01-a", "--csv",
                                  t.path("notas.csv"), "--student", "escola/turma-ana"});
-  CHECK(first.err == "");
-  CHECK(first.out == "01-a: 2/3 testes passando\nCSV: escola/turma-ana,01-a,2,3,6.7\n");
-  CHECK(first.code == 1);
+  CHECK_RUN(first, 1, "01-a: 2/3 testes passando\nCSV: escola/turma-ana,01-a,2,3,6.7\n", "");
 
   const auto failed = run_course({"grade", "--not-built", "--stage", "02-b", "--csv",
                                   t.path("notas.csv"), "--student", "escola/turma-ana"});
@@ -67,12 +66,11 @@ TEST_CASE("grade --csv sem --student, ou --junit com --not-built, é erro de uso
       {"grade", "--junit", t.path("r.xml"), "--stage", "01-a", "--csv", t.path("notas.csv")});
   CHECK(alone.code == 2);
   CHECK(alone.err ==
-        "hz-course: --csv e --student andam juntos (a linha do CSV leva o nome do aluno)\n"
-        "veja: hz-course help\n");
+        usage_error("--csv e --student andam juntos (a linha do CSV leva o nome do aluno)"));
   const auto both =
       run_course({"grade", "--junit", t.path("r.xml"), "--not-built", "--stage", "01-a"});
   CHECK(both.code == 2);
-  CHECK(both.err == "hz-course: use --junit ou --not-built, não os dois\nveja: hz-course help\n");
+  CHECK(both.err == usage_error("use --junit ou --not-built, não os dois"));
   CHECK_FALSE(t.exists("notas.csv"));
 }
 

@@ -6,7 +6,9 @@
 using hz::course::expected_listing;
 using hz::course::unified_diff;
 using hz::course::test::run_course;
+using hz::course::test::run_in;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 
 namespace {
 
@@ -94,10 +96,8 @@ TEST_CASE("listagem de arquivo ou região que não existe é erro") {
 TEST_CASE("listings --check passa quando o livro bate com o código") {
   Tree t;
   write_book(t);
-  const auto r = run_course({"listings", "--root", t.root().string(), "--check"});
-  CHECK(r.err == "");
-  CHECK(r.out == "2 listagens conferidas\n");
-  CHECK(r.code == 0);
+  const auto r = run_in(t, "listings", {"--check"});
+  CHECK_RUN(r, 0, "2 listagens conferidas\n", "");
 }
 
 TEST_CASE("listings --check mostra o diff com arquivo e linha do capítulo") {
@@ -106,7 +106,7 @@ TEST_CASE("listings --check mostra o diff com arquivo e linha do capítulo") {
   std::string chapter = kChapter;
   chapter.replace(chapter.find("int b = 2;"), 10, "int b = 3;");
   t.write("livro/01-loop.md", chapter);
-  const auto r = run_course({"listings", "--root", t.root().string(), "--check"});
+  const auto r = run_in(t, "listings", {"--check"});
   CHECK(r.code == 1);
   CHECK(r.out == "");
   CHECK(
@@ -128,7 +128,7 @@ TEST_CASE("listings --check reclama de região inexistente e de bloco ausente") 
   t.write("livro/b.md",
           "<!-- listing: solutions/a.cpp#sumiu -->\n```cpp\nint a;\n```\n"
           "<!-- listing: solutions/a.cpp -->\n\n```cpp\nint a;\n```\n");
-  const auto r = run_course({"listings", "--root", t.root().string(), "--check"});
+  const auto r = run_in(t, "listings", {"--check"});
   CHECK(r.code == 1);
   CHECK(
       r.err ==
@@ -149,12 +149,10 @@ TEST_CASE("listings --update reescreve só os blocos que mudaram") {
   t.write("livro/01-loop.md", stale);
   t.write("livro/outro.md", "sem listagens\n");
 
-  const auto r = run_course({"listings", "--root", t.root().string(), "--update"});
-  CHECK(r.err == "");
-  CHECK(r.out == "  atualizado: livro/01-loop.md\n2 listagens conferidas, 2 atualizadas\n");
-  CHECK(r.code == 0);
+  const auto r = run_in(t, "listings", {"--update"});
+  CHECK_RUN(r, 0, "  atualizado: livro/01-loop.md\n2 listagens conferidas, 2 atualizadas\n", "");
   CHECK(t.read("livro/01-loop.md") == kChapter);
-  CHECK(run_course({"listings", "--root", t.root().string(), "--check"}).code == 0);
+  CHECK(run_in(t, "listings", {"--check"}).code == 0);
 }
 
 TEST_CASE("unified_diff agrupa as mudanças com três linhas de contexto") {
@@ -223,8 +221,7 @@ TEST_CASE(
           "```\n");
   t.write("mock-server/x.json", "{}\n");
 
-  const auto check =
-      run_course({"listings", "--root", t.root().string(), "--check", "--from", "exercises"});
+  const auto check = run_in(t, "listings", {"--check", "--from", "exercises"});
   CHECK(check.code == 1);
   CHECK(check.err ==
         "livro/01-loop.md:3: a listagem exercises/01-loop/greet.cpp#greet não bate com o código\n"
@@ -240,11 +237,8 @@ TEST_CASE(
         "2 listagens conferidas; há listagens que não batem com o código: rode ./hz listings "
         "--update\n");
 
-  const auto r =
-      run_course({"listings", "--root", t.root().string(), "--update", "--from", "exercises"});
-  CHECK(r.err == "");
-  CHECK(r.out == "  atualizado: livro/01-loop.md\n2 listagens conferidas, 1 atualizada\n");
-  CHECK(r.code == 0);
+  const auto r = run_in(t, "listings", {"--update", "--from", "exercises"});
+  CHECK_RUN(r, 0, "  atualizado: livro/01-loop.md\n2 listagens conferidas, 1 atualizada\n", "");
   CHECK(t.read("livro/01-loop.md") ==
         "Texto.\n"
         "\n"
@@ -261,14 +255,12 @@ TEST_CASE(
         "{}\n"
         "```\n");
   // Depois disso o livro aponta para exercises/: a conferência comum já passa.
-  CHECK(run_course({"listings", "--root", t.root().string(), "--check"}).code == 0);
+  CHECK(run_in(t, "listings", {"--check"}).code == 0);
 }
 
 TEST_CASE("listings --from com valor desconhecido é erro de uso") {
   Tree t;
-  const auto r = run_course({"listings", "--root", t.root().string(), "--from", "respostas"});
+  const auto r = run_in(t, "listings", {"--from", "respostas"});
   CHECK(r.code == 2);
-  CHECK(r.err ==
-        "hz-course: --from deve ser solutions ou exercises (veio: respostas)\nveja: hz-course "
-        "help\n");
+  CHECK(r.err == usage_error("--from deve ser solutions ou exercises (veio: respostas)"));
 }

@@ -12,8 +12,9 @@ using hz::course::select_lines;
 using hz::course::shell_quote;
 using hz::course::with_bin;
 using hz::course::test::replaced;
-using hz::course::test::run_course;
+using hz::course::test::run_in;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 
 namespace {
 
@@ -274,34 +275,28 @@ TEST_CASE("outputs na linha de comando: --check, --update e --chapter") {
   Tree t;
   t.write("livro/01-a.md", replaced(kOutputsChapter, "dois\n```", "2\n```"));
   t.write("livro/02-b.md", "<!-- output: echo oi -->\n```\noi\n```\n");
-  const auto only = run_course({"outputs", "--root", t.path(), "--chapter", "02-b.md"});
-  CHECK(only.err == "");
-  CHECK(only.out == "1 saída conferida\n");
-  CHECK(only.code == 0);
+  const auto only = run_in(t, "outputs", {"--chapter", "02-b.md"});
+  CHECK_RUN(only, 0, "1 saída conferida\n", "");
 
-  const auto check = run_course({"outputs", "--root", t.path(), "--check"});
-  CHECK(check.out == "");
-  CHECK(check.err ==
-        "livro/01-a.md:3: a saída de `printf 'um\\ndois\\n'` mudou\n"
-        "--- saída de agora\n"
-        "+++ livro/01-a.md:5 (documento)\n"
-        "@@ -1,2 +1,2 @@\n"
-        " um\n"
-        "-dois\n"
-        "+2\n"
-        "3 saídas conferidas; há saídas do livro que não batem com os executáveis: rode ./hz "
-        "outputs --update\n");
-  CHECK(check.code == 1);
+  const auto check = run_in(t, "outputs", {"--check"});
+  CHECK_RUN(check, 1, "",
+            "livro/01-a.md:3: a saída de `printf 'um\\ndois\\n'` mudou\n"
+            "--- saída de agora\n"
+            "+++ livro/01-a.md:5 (documento)\n"
+            "@@ -1,2 +1,2 @@\n"
+            " um\n"
+            "-dois\n"
+            "+2\n"
+            "3 saídas conferidas; há saídas do livro que não batem com os executáveis: rode ./hz "
+            "outputs --update\n");
 
-  const auto update = run_course({"outputs", "--root", t.path(), "--update"});
-  CHECK(update.err == "");
-  CHECK(update.out == "  atualizado: livro/01-a.md\n3 saídas conferidas, 1 atualizada\n");
-  CHECK(update.code == 0);
+  const auto update = run_in(t, "outputs", {"--update"});
+  CHECK_RUN(update, 0, "  atualizado: livro/01-a.md\n3 saídas conferidas, 1 atualizada\n", "");
   CHECK(t.read("livro/01-a.md") == kOutputsChapter);
 
-  const auto both = run_course({"outputs", "--root", t.path(), "--check", "--update"});
+  const auto both = run_in(t, "outputs", {"--check", "--update"});
   CHECK(both.code == 2);
-  CHECK(both.err == "hz-course: use --check ou --update, não os dois\nveja: hz-course help\n");
+  CHECK(both.err == usage_error("use --check ou --update, não os dois"));
 }
 
 TEST_CASE("with_bin troca o bin/ do começo de cada palavra pela pasta do build conferido") {

@@ -20,8 +20,9 @@ using hz::course::TestLabels;
 using hz::course::test::Case;
 using hz::course::test::hint_entry;
 using hz::course::test::junit_of;
-using hz::course::test::run_course;
+using hz::course::test::run_in;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 
 namespace {
 
@@ -81,7 +82,8 @@ struct Progress {
   const StageProgress p;
 };
 
-const std::string kReport =
+// O começo do relatório de kCases: a tabela e a primeira falha de 01-a/ccc.
+const std::string kReportHead =
     "01-a: 1 de 4 exercícios feitos · 4/8 testes passando\n"
     "  ✓ 01-a/a         2/2\n"
     "  · 01-a/b         0/1  ainda é o stub\n"
@@ -91,10 +93,14 @@ const std::string kReport =
     "\n"
     "Falhas de 01-a/ccc:\n"
     "── c1\n" +
-    kFailC1 + "── c3\n" + kFailC3 +
-    "\n"
+    kFailC1;
+
+// O fim do relatório de kCases: o próximo exercício.
+const std::string kReportNext =
     "Próximo: 01-a/b — leia livro/01-a.md, \"B\"; teste com ./hz test 01-a/b (dica: ./hz hint "
     "01-a/b)\n";
+
+const std::string kReport = kReportHead + "── c3\n" + kFailC3 + "\n" + kReportNext;
 
 }  // namespace
 
@@ -181,19 +187,7 @@ TEST_CASE("render_stage_report: uma linha por exercício, as falhas do primeiro 
   const StageProgress& p = run.p;
   CHECK(render_stage_report(p) == kReport);
   CHECK(render_stage_report(p, 1) ==
-        "01-a: 1 de 4 exercícios feitos · 4/8 testes passando\n"
-        "  ✓ 01-a/a         2/2\n"
-        "  · 01-a/b         0/1  ainda é o stub\n"
-        "  ✗ 01-a/ccc       1/3  2 testes falham\n"
-        "  ✗ 01-a/d         0/0  nenhum teste rodou\n"
-        "  ✗ sem exercício  1/2  1 teste falha\n"
-        "\n"
-        "Falhas de 01-a/ccc:\n"
-        "── c1\n" +
-            kFailC1 +
-            "(e mais 1: ./hz test 01-a/ccc mostra todas)\n"
-            "Próximo: 01-a/b — leia livro/01-a.md, \"B\"; teste com ./hz test 01-a/b (dica: "
-            "./hz hint 01-a/b)\n");
+        kReportHead + "(e mais 1: ./hz test 01-a/ccc mostra todas)\n" + kReportNext);
 }
 
 TEST_CASE("progress_line e next_step_line nos outros estados da etapa") {
@@ -263,15 +257,15 @@ TEST_CASE("report imprime o resumo da etapa e sai com 0 só quando tudo passa") 
   Tree t;
   write_report_course(t);
   write_reports(t, "01-a", kCases);
-  const auto r = run_course({"report", "--root", t.path(), "--stage", "01-a", "--junit",
-                             t.path("r/01-a.xml"), "--tests-json", t.path("r/01-a.json")});
-  CHECK(r.err == "");
-  CHECK(r.out == kReport);
-  CHECK(r.code == 1);
+  const auto r = run_in(
+      t, "report",
+      {"--stage", "01-a", "--junit", t.path("r/01-a.xml"), "--tests-json", t.path("r/01-a.json")});
+  CHECK_RUN(r, 1, kReport, "");
 
   write_reports(t, "02-b", {{"x1", "run", "", {"02-b", "02-b/x"}}});
-  const auto ok = run_course({"report", "--root", t.path(), "--stage", "02-b", "--junit",
-                              t.path("r/02-b.xml"), "--tests-json", t.path("r/02-b.json")});
+  const auto ok = run_in(
+      t, "report",
+      {"--stage", "02-b", "--junit", t.path("r/02-b.xml"), "--tests-json", t.path("r/02-b.json")});
   CHECK(ok.out ==
         "02-b: 1 de 1 exercício feito · 1/1 testes passando\n"
         "  ✓ 02-b/x  1/1\n"
@@ -282,22 +276,22 @@ TEST_CASE("report imprime o resumo da etapa e sai com 0 só quando tudo passa") 
 TEST_CASE("report: opções que faltam e relatórios ilegíveis são erros de uso") {
   Tree t;
   write_report_course(t);
-  const auto missing = run_course({"report", "--root", t.path(), "--stage", "01-a"});
+  const auto missing = run_in(t, "report", {"--stage", "01-a"});
   CHECK(missing.code == 2);
-  CHECK(missing.err == "hz-course: falta --junit ARQUIVO\nveja: hz-course help\n");
+  CHECK(missing.err == usage_error("falta --junit ARQUIVO"));
   t.write("lixo.xml", "nada\n");
-  const auto bad = run_course({"report", "--root", t.path(), "--stage", "01-a", "--junit",
-                               t.path("lixo.xml"), "--tests-json", t.path("nada.json")});
+  const auto bad = run_in(
+      t, "report",
+      {"--stage", "01-a", "--junit", t.path("lixo.xml"), "--tests-json", t.path("nada.json")});
   CHECK(bad.code == 2);
   CHECK(bad.err ==
-        "hz-course: " + t.path("lixo.xml") +
-            ": não parece um relatório JUnit (falta <testsuite>)\nveja: hz-course help\n");
+        usage_error(t.path("lixo.xml") + ": não parece um relatório JUnit (falta <testsuite>)"));
   write_reports(t, "01-a", kCases);
-  const auto no_json = run_course({"report", "--root", t.path(), "--stage", "01-a", "--junit",
-                                   t.path("r/01-a.xml"), "--tests-json", t.path("nada.json")});
+  const auto no_json = run_in(
+      t, "report",
+      {"--stage", "01-a", "--junit", t.path("r/01-a.xml"), "--tests-json", t.path("nada.json")});
   CHECK(no_json.code == 2);
-  CHECK(no_json.err ==
-        "hz-course: não consegui ler " + t.path("nada.json") + "\nveja: hz-course help\n");
+  CHECK(no_json.err == usage_error("não consegui ler " + t.path("nada.json")));
 }
 
 TEST_CASE("progress: uma linha por etapa com relatório e o próximo passo") {
@@ -305,17 +299,15 @@ TEST_CASE("progress: uma linha por etapa com relatório e o próximo passo") {
   write_report_course(t);
   write_reports(t, "01-a", kCases);
   write_reports(t, "02-b", {{"x1", "run", "", {"02-b", "02-b/x"}}});
-  const auto r = run_course({"progress", "--root", t.path(), "--junit-dir", t.path("r")});
-  CHECK(r.err == "");
-  CHECK(r.out ==
-        "01-a: 1 de 4 exercícios feitos · 4/8 testes passando\n"
-        "02-b: 1 de 1 exercício feito · 1/1 testes passando\n"
-        "Próximo: 01-a/b — leia livro/01-a.md, \"B\"; teste com ./hz test 01-a/b (dica: ./hz hint "
-        "01-a/b)\n");
-  CHECK(r.code == 0);
+  const auto r = run_in(t, "progress", {"--junit-dir", t.path("r")});
+  CHECK_RUN(r, 0,
+            "01-a: 1 de 4 exercícios feitos · 4/8 testes passando\n"
+            "02-b: 1 de 1 exercício feito · 1/1 testes passando\n" +
+                kReportNext,
+            "");
 
   t.remove("r/01-a.xml");
-  const auto done = run_course({"progress", "--root", t.path(), "--junit-dir", t.path("r")});
+  const auto done = run_in(t, "progress", {"--junit-dir", t.path("r")});
   CHECK(done.out ==
         "02-b: 1 de 1 exercício feito · 1/1 testes passando\n"
         "Todos os exercícios feitos.\n");
@@ -325,11 +317,9 @@ TEST_CASE("progress: uma linha por etapa com relatório e o próximo passo") {
 TEST_CASE("progress sem nenhum relatório sai com 1, e sem --junit-dir é erro de uso") {
   Tree t;
   write_report_course(t);
-  const auto none = run_course({"progress", "--root", t.path(), "--junit-dir", t.path("r")});
-  CHECK(none.out == "");
-  CHECK(none.err == "hz-course: nenhum relatório em " + t.root().generic_string() + "/r\n");
-  CHECK(none.code == 1);
-  const auto usage = run_course({"progress", "--root", t.path()});
+  const auto none = run_in(t, "progress", {"--junit-dir", t.path("r")});
+  CHECK_RUN(none, 1, "", "hz-course: nenhum relatório em " + t.root().generic_string() + "/r\n");
+  const auto usage = run_in(t, "progress");
   CHECK(usage.code == 2);
-  CHECK(usage.err == "hz-course: falta --junit-dir DIR\nveja: hz-course help\n");
+  CHECK(usage.err == usage_error("falta --junit-dir DIR"));
 }

@@ -21,6 +21,18 @@ std::string exercise_error(const std::string& text) {
   return scan_regions(text, "exercises/01-a/f.cpp", Side::exercise).error;
 }
 
+// O erro de um marcador com grafia desconhecida, em `where` (arquivo:linha).
+std::string unknown_marker(const std::string& where, const std::string& line) {
+  return where + ": marcador com grafia desconhecida: '" + line +
+         "' (use // EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)";
+}
+
+// O erro de um marcador `kind` (EXERCICIO ou TODO EXERCICIO) sem o formato, em `where`.
+std::string malformed_marker(const std::string& where, const std::string& kind) {
+  return where + ": marcador " + kind + " malformado (formato: // " + kind +
+         " <etapa>/<id>: <instrução>)";
+}
+
 }  // namespace
 
 TEST_CASE("scan_regions acha as regiões da solução com id, etapa, instrução e indentação") {
@@ -102,23 +114,17 @@ TEST_CASE("scan_regions: // STUB: é erro, e marcadores malformados também") {
         "solutions/01-a/f.cpp:2: linha // STUB: não é mais usada: o hz-course escreve o stub "
         "(apague a linha)");
   CHECK(solution_error("  // EXERCÍCIO 01-a/a: faça\n") ==
-        "solutions/01-a/f.cpp:1: marcador com grafia desconhecida: '// EXERCÍCIO 01-a/a: faça' "
-        "(use // EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
+        unknown_marker("solutions/01-a/f.cpp:1", "// EXERCÍCIO 01-a/a: faça"));
   CHECK(solution_error("// EXERCICIO 01-a/a: faça\n// FIM EXERCICIO\n") ==
-        "solutions/01-a/f.cpp:2: marcador com grafia desconhecida: '// FIM EXERCICIO' (use "
-        "// EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
+        unknown_marker("solutions/01-a/f.cpp:2", "// FIM EXERCICIO"));
   CHECK(solution_error("//STUB: f();\n") ==
-        "solutions/01-a/f.cpp:1: marcador com grafia desconhecida: '//STUB: f();' (use "
-        "// EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
+        unknown_marker("solutions/01-a/f.cpp:1", "//STUB: f();"));
   CHECK(solution_error("// EXERCICIO sem-barra\n") ==
-        "solutions/01-a/f.cpp:1: marcador EXERCICIO malformado (formato: // EXERCICIO "
-        "<etapa>/<id>: <instrução>)");
+        malformed_marker("solutions/01-a/f.cpp:1", "EXERCICIO"));
   CHECK(solution_error("// EXERCICIO 01-a/a:   \n") ==
-        "solutions/01-a/f.cpp:1: marcador EXERCICIO malformado (formato: // EXERCICIO "
-        "<etapa>/<id>: <instrução>)");
+        malformed_marker("solutions/01-a/f.cpp:1", "EXERCICIO"));
   CHECK(exercise_error("// TODO EXERCICIO 01 a/x: faça\n") ==
-        "exercises/01-a/f.cpp:1: marcador TODO EXERCICIO malformado (formato: // TODO EXERCICIO "
-        "<etapa>/<id>: <instrução>)");
+        malformed_marker("exercises/01-a/f.cpp:1", "TODO EXERCICIO"));
 }
 
 TEST_CASE("classify_line reconhece cada marcador e ignora comentários comuns") {
@@ -199,9 +205,7 @@ TEST_CASE("scan_regions: a área do aluno fica fora das regiões, é uma só e f
         "exercises/01-a/f.cpp:2: marcador de exercício dentro da área // SEU-CODIGO (aberta na "
         "linha 1); feche com // FIM-SEU-CODIGO");
   CHECK(exercise_error("// SEU CODIGO\n") ==
-        "exercises/01-a/f.cpp:1: marcador com grafia desconhecida: '// SEU CODIGO' (use "
-        "// EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
+        unknown_marker("exercises/01-a/f.cpp:1", "// SEU CODIGO"));
   CHECK(exercise_error("// FIM-SEU-CODIGO aqui\n") ==
-        "exercises/01-a/f.cpp:1: marcador com grafia desconhecida: '// FIM-SEU-CODIGO aqui' (use "
-        "// EXERCICIO <etapa>/<id>: ... e // FIM-EXERCICIO)");
+        unknown_marker("exercises/01-a/f.cpp:1", "// FIM-SEU-CODIGO aqui"));
 }

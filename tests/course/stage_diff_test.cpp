@@ -11,8 +11,9 @@ using hz::course::expected_listing;
 using hz::course::parse_stage_list;
 using hz::course::stage_diff;
 using hz::course::StageList;
-using hz::course::test::run_course;
+using hz::course::test::run_in;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 
 namespace {
 
@@ -172,26 +173,22 @@ TEST_CASE("check_stage_chain pula etapas sem pasta") {
 TEST_CASE("stages na linha de comando: --update, --check e os erros") {
   Tree t;
   write_stages(t);
-  const auto check = run_course({"stages", "--root", t.path(), "--check"});
-  CHECK(check.out == "");
-  CHECK(check.err == kMissing + "\n");
-  CHECK(check.code == 1);
-  const auto update = run_course({"stages", "--root", t.path(), "--update"});
-  CHECK(update.err == "");
-  CHECK(update.out == "  escrito: livro/diffs/02-b.diff\n1 par de etapas conferido\n");
-  CHECK(update.code == 0);
-  const auto ok = run_course({"stages", "--root", t.path()});
+  const auto check = run_in(t, "stages", {"--check"});
+  CHECK_RUN(check, 1, "", kMissing + "\n");
+  const auto update = run_in(t, "stages", {"--update"});
+  CHECK_RUN(update, 0, "  escrito: livro/diffs/02-b.diff\n1 par de etapas conferido\n", "");
+  const auto ok = run_in(t, "stages");
   CHECK(ok.out == "1 par de etapas conferido\n");
   CHECK(ok.code == 0);
 
-  const auto tree = run_course({"stages", "--root", t.path(), "--tree", "respostas"});
+  const auto tree = run_in(t, "stages", {"--tree", "respostas"});
   CHECK(tree.code == 2);
-  CHECK(tree.err == "hz-course: --tree deve ser solutions ou exercises\nveja: hz-course help\n");
-  const auto both = run_course({"stages", "--root", t.path(), "--check", "--update"});
+  CHECK(tree.err == usage_error("--tree deve ser solutions ou exercises"));
+  const auto both = run_in(t, "stages", {"--check", "--update"});
   CHECK(both.code == 2);
-  CHECK(both.err == "hz-course: use --check ou --update, não os dois\nveja: hz-course help\n");
+  CHECK(both.err == usage_error("use --check ou --update, não os dois"));
   t.write("etapas/stages.txt", "01-a\n01-a\n");
-  const auto bad = run_course({"stages", "--root", t.path()});
+  const auto bad = run_in(t, "stages");
   CHECK(bad.code == 2);
   CHECK(bad.err == "etapas/stages.txt:2: etapa 01-a repetida\n");
 }
@@ -229,7 +226,7 @@ TEST_CASE("listings confere um bloco do livro que mostra um trecho do diff da et
           "@@ -0,0 +1,1 @@\n"
           "+velho\n"
           "```\n");
-  const auto r = run_course({"listings", "--root", t.path(), "--update"});
+  const auto r = run_in(t, "listings", {"--update"});
   CHECK(r.err == "");
   CHECK(r.out == "  atualizado: livro/02-b.md\n1 listagem conferida, 1 atualizada\n");
   CHECK(t.read("livro/02-b.md") ==

@@ -8,6 +8,7 @@ using namespace hz::course;
 using hz::course::test::junit_of;
 using hz::course::test::run_course;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 
 TEST_CASE("parse_junit lê nome e situação de cada teste") {
   // Como o ctest 3.25 escreve, com entidades nos nomes e um <testcase> falso na saída.
@@ -84,9 +85,7 @@ TEST_CASE("passes-on-stubs aprova quando só os listados passam") {
   t.write("p.txt", "passa listado | só confere a ajuda do executável\n");
   const auto r = run_course({"passes-on-stubs", "--list", (t.root() / "p.txt").string(), "--junit",
                              (t.root() / "j.xml").string(), "--stage", "01-loop"});
-  CHECK(r.err == "");
-  CHECK(r.out == "01-loop: 3 testes; 2 falham com os stubs, 1 passa e está na lista\n");
-  CHECK(r.code == 0);
+  CHECK_RUN(r, 0, "01-loop: 3 testes; 2 falham com os stubs, 1 passa e está na lista\n", "");
 }
 
 TEST_CASE("passes-on-stubs conta no plural quando vários passam") {
@@ -108,15 +107,13 @@ TEST_CASE("passes-on-stubs reprova teste que passa fora da lista e entradas velh
   t.write("p.txt", "listado mas falha | antes passava\nsumiu | foi renomeado\n");
   const auto r = run_course({"passes-on-stubs", "--list", list, "--junit",
                              (t.root() / "j.xml").string(), "--stage", "01-loop"});
-  CHECK(r.code == 1);
-  CHECK(r.out == "");
-  CHECK(r.err ==
-        "passa com o stub e não está na lista: passa sozinho\n"
-        "não rodou (o teste foi compilado?): nem compilou\n"
-        "está na lista mas falha com o stub (tire da lista): listado mas falha\n"
-        "está na lista mas não existe (tire da lista): sumiu\n"
-        "01-loop: todo teste da etapa precisa falhar com os stubs, ou estar justificado em " +
-            list + "\n");
+  CHECK_RUN(r, 1, "",
+            "passa com o stub e não está na lista: passa sozinho\n"
+            "não rodou (o teste foi compilado?): nem compilou\n"
+            "está na lista mas falha com o stub (tire da lista): listado mas falha\n"
+            "está na lista mas não existe (tire da lista): sumiu\n"
+            "01-loop: todo teste da etapa precisa falhar com os stubs, ou estar justificado em " +
+                list + "\n");
 }
 
 TEST_CASE("passes-on-stubs sem arquivo de lista exige que tudo falhe") {
@@ -143,14 +140,10 @@ TEST_CASE("grade dá a nota da etapa e só sai com 0 quando todos passam") {
   t.write("cheio.xml", junit_of({{"a", "run"}, {"b", "run"}}));
   const auto parcial =
       run_course({"grade", "--junit", (t.root() / "parcial.xml").string(), "--stage", "01-loop"});
-  CHECK(parcial.out == "01-loop: 1/3 testes passando\n");
-  CHECK(parcial.err == "");
-  CHECK(parcial.code == 1);
+  CHECK_RUN(parcial, 1, "01-loop: 1/3 testes passando\n", "");
   const auto cheio =
       run_course({"grade", "--junit", (t.root() / "cheio.xml").string(), "--stage", "01-loop"});
-  CHECK(cheio.out == "01-loop: 2/2 testes passando\n");
-  CHECK(cheio.err == "");
-  CHECK(cheio.code == 0);
+  CHECK_RUN(cheio, 0, "01-loop: 2/2 testes passando\n", "");
 }
 
 TEST_CASE("grade sem nenhum teste reprova e relatório ilegível é erro") {
@@ -159,18 +152,15 @@ TEST_CASE("grade sem nenhum teste reprova e relatório ilegível é erro") {
   t.write("lixo.xml", "nada aqui\n");
   const auto vazio =
       run_course({"grade", "--junit", (t.root() / "vazio.xml").string(), "--stage", "01-loop"});
-  CHECK(vazio.out == "01-loop: 0/0 testes passando\n");
-  CHECK(vazio.err == "01-loop: nenhum teste rodou (o rótulo 01-loop não tem testes?)\n");
-  CHECK(vazio.code == 1);
+  CHECK_RUN(vazio, 1, "01-loop: 0/0 testes passando\n",
+            "01-loop: nenhum teste rodou (o rótulo 01-loop não tem testes?)\n");
   const auto lixo =
       run_course({"grade", "--junit", (t.root() / "lixo.xml").string(), "--stage", "x"});
-  CHECK(lixo.out == "");
-  CHECK(lixo.err ==
-        "hz-course: " + (t.root() / "lixo.xml").string() +
-            ": não parece um relatório JUnit (falta <testsuite>)\nveja: hz-course help\n");
-  CHECK(lixo.code == 2);
+  CHECK_RUN(lixo, 2, "",
+            usage_error((t.root() / "lixo.xml").string() +
+                        ": não parece um relatório JUnit (falta <testsuite>)"));
   const auto falta = run_course({"grade", "--junit", (t.root() / "vazio.xml").string()});
-  CHECK(falta.err == "hz-course: falta --stage NN-nome\nveja: hz-course help\n");
+  CHECK(falta.err == usage_error("falta --stage NN-nome"));
   CHECK(falta.code == 2);
 }
 

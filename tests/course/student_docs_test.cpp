@@ -12,6 +12,7 @@ using hz::course::doc_references;
 using hz::course::DocReference;
 using hz::course::student_copy_text;
 using hz::course::test::run_course;
+using hz::course::test::run_in;
 using hz::course::test::Tree;
 
 namespace {
@@ -99,16 +100,15 @@ TEST_CASE(
 
   auto r = run_course(
       {"doc-refs", "--root", t.path(), "--teacher", "GRADING.md", "--full-course", full.path()});
-  CHECK(r.code == 1);
-  CHECK(r.err == "README.md:1: cita .ci/run, que não existe\n");
-  CHECK(r.out ==
-        "professor\tGRADING.md:1\texport\n"
-        "aluno\tREADME.md:2\ttest\n"
-        "aluno\tREADME.md:2\texport\n");
+  CHECK_RUN(r, 1,
+            "professor\tGRADING.md:1\texport\n"
+            "aluno\tREADME.md:2\ttest\n"
+            "aluno\tREADME.md:2\texport\n",
+            "README.md:1: cita .ci/run, que não existe\n");
 
   t.write("README.md", "Veja [o guia](docs/guia.md).\n");
   t.remove("docs/guia.md");
-  r = run_course({"doc-refs", "--root", t.path()});
+  r = run_in(t, "doc-refs");
   CHECK(r.code == 1);
   CHECK(r.err ==
         "GRADING.md:1: cita .ci/run, que não existe\n"
@@ -116,10 +116,10 @@ TEST_CASE(
 
   t.write("GRADING.md", "ok\n");
   t.write("docs/guia.md", "ok\n");
-  r = run_course({"doc-refs", "--root", t.path()});
+  r = run_in(t, "doc-refs");
   CHECK(r.code == 0);
   CHECK(r.err == "1 links e caminhos conferidos em .\n");
-  CHECK(run_course({"doc-refs", "--root", t.path(), "--teacher", "GRADING.md"}).code == 2);
+  CHECK(run_in(t, "doc-refs", {"--teacher", "GRADING.md"}).code == 2);
 }
 
 TEST_CASE(
@@ -128,14 +128,14 @@ TEST_CASE(
   Tree t;
   t.write("README.md", "a<!-- curso-completo --> b<!-- fim-curso-completo -->\n");
   t.write("livro/x.md", "sem marcas\n");
-  auto r = run_course({"student-docs", "--root", t.path()});
+  auto r = run_in(t, "student-docs");
   CHECK(r.code == 0);
   CHECK(r.out == "2 documentos; 1 com trechos só do curso completo ou só da cópia dos alunos\n");
   CHECK(t.read("README.md") == "a\n");
 
   t.write("README.md", "a<!-- curso-completo --> b<!-- fim-curso-completo -->\n");
   t.write("livro/x.md", "<!-- curso-completo -->\n");
-  r = run_course({"student-docs", "--root", t.path()});
+  r = run_in(t, "student-docs");
   CHECK(r.code == 1);
   CHECK(r.err ==
         "livro/x.md: linha 1: <!-- curso-completo --> sem o <!-- fim-curso-completo --> dele\n");

@@ -493,9 +493,8 @@ TEST_CASE("hz-course trace-html escreve a página ao lado do trace e resume o qu
   CHECK(t.read("p.html").find("<h1>Segunda</h1>") != std::string::npos);
 
   const auto to_stdout = run_course({"trace-html", input, "--out", "-"});
-  CHECK(to_stdout.code == 0);
-  CHECK(to_stdout.out == render_trace_html(kMonday, "t.jsonl").html);
-  CHECK(to_stdout.err == "  19 eventos, 5 chamadas ao modelo, 4 ferramentas; desfecho: success\n");
+  CHECK_RUN(to_stdout, 0, render_trace_html(kMonday, "t.jsonl").html,
+            "  19 eventos, 5 chamadas ao modelo, 4 ferramentas; desfecho: success\n");
 }
 
 TEST_CASE("hz-course trace-html avisa das linhas inválidas no stderr") {
@@ -693,11 +692,11 @@ TEST_CASE("hz-course trace-html --otlp escreve o OTLP/JSON; um trace sem horas �
   const std::string input = (t.root() / "t.jsonl").string();
   const std::string output = (t.root() / "t.otlp.json").string();
   auto r = run_course({"trace-html", input, "--otlp", output});
-  CHECK(r.code == 0);
-  CHECK(r.out == "escrito: " + (t.root() / "t.otlp.json").generic_string() +
-                     " (OTLP/JSON, 10 spans)\n  19 eventos, 5 chamadas ao modelo, 4 ferramentas; "
-                     "desfecho: success\n");
-  CHECK(r.err == "aviso: 1 linha do trace não é um evento JSON; fica fora do OTLP\n");
+  CHECK_RUN(r, 0,
+            "escrito: " + (t.root() / "t.otlp.json").generic_string() +
+                " (OTLP/JSON, 10 spans)\n  19 eventos, 5 chamadas ao modelo, 4 ferramentas; "
+                "desfecho: success\n",
+            "aviso: 1 linha do trace não é um evento JSON; fica fora do OTLP\n");
   CHECK(t.read("t.otlp.json") ==
         render_trace_otlp(std::string(kMonday) + "isto não é json\n", "t.jsonl").json);
   CHECK_FALSE(std::filesystem::exists(t.root() / "t.html"));  // só o OTLP, sem --out

@@ -10,7 +10,9 @@
 
 using hz::course::test::replaced;
 using hz::course::test::run_course;
+using hz::course::test::run_in;
 using hz::course::test::Tree;
+using hz::course::test::usage_error;
 namespace fs = std::filesystem;
 namespace small = hz::course::test::small;
 
@@ -34,50 +36,48 @@ struct Trees {
     export_to(course, fresh);
   }
   hz::course::test::Run update(std::vector<std::string> extra = {}) const {
-    std::vector<std::string> args = {"update", "--root", student.path(), "--from", fresh.path()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_course(args);
+    extra.insert(extra.begin(), {"--from", fresh.path()});
+    return run_in(student, "update", std::move(extra));
   }
 };
 
-const std::string kSoma01Answered =
-    replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaAnswer);
+// A parte do relatório do update que lista os fontes que mudaram fora das
+// regiões; `files` são as linhas "  exercises/...\n".
+std::string changed_outside(const std::string& files) {
+  return "Fontes de exercises/ que também mudaram fora das regiões de exercício (confira com git "
+         "diff):\n" +
+         files;
+}
 
 }  // namespace
 
 TEST_CASE("update troca os arquivos do curso e leva as respostas do aluno pela região") {
   Trees t;
-  t.student.write("exercises/01-a/soma.cpp", kSoma01Answered);
-  t.student.write("exercises/02-b/soma.cpp",
-                  replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer));
+  t.student.write("exercises/01-a/soma.cpp", small::kSomaAnswered01);
+  t.student.write("exercises/02-b/soma.cpp", small::kTriploAnswered02);
   // A versão nova mexe no livro, num fonte fora das regiões e acrescenta um arquivo.
   const std::string soma01_new = "// versão 2 do curso\n" + small::kSomaExercise01;
   t.fresh.write("exercises/01-a/soma.cpp", soma01_new);
   t.fresh.write("livro/01-a.md", "# A etapa 01-a, revista\n\n## Exercício 1 — A soma\n");
   t.fresh.write("livro/glossario.md", "# Glossário\n");
 
-  const auto r = t.update();
-  CHECK(r.err == "");
-  CHECK(r.out ==
-        "Novos:\n"
-        "  livro/glossario.md\n"
-        "Mudaram:\n"
-        "  exercises/01-a/soma.cpp\n"
-        "  livro/01-a.md\n"
-        "Suas respostas, levadas para o arquivo novo:\n"
-        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
-        "Fontes de exercises/ que também mudaram fora das regiões de exercício (confira com git "
-        "diff):\n"
-        "  exercises/01-a/soma.cpp\n"
-        "1 arquivo novo, 2 mudaram, 1 resposta sua levada.\n");
-  CHECK(r.code == 0);
+  CHECK_RUN(t.update(), 0,
+            "Novos:\n"
+            "  livro/glossario.md\n"
+            "Mudaram:\n"
+            "  exercises/01-a/soma.cpp\n"
+            "  livro/01-a.md\n"
+            "Suas respostas, levadas para o arquivo novo:\n"
+            "  01-a/soma  (exercises/01-a/soma.cpp)\n" +
+                changed_outside("  exercises/01-a/soma.cpp\n") +
+                "1 arquivo novo, 2 mudaram, 1 resposta sua levada.\n",
+            "");
   CHECK(t.student.read("exercises/01-a/soma.cpp") ==
         replaced(soma01_new, small::kSomaStub, small::kSomaAnswer));
   CHECK(t.student.read("livro/01-a.md") == t.fresh.read("livro/01-a.md"));
   CHECK(t.student.read("livro/glossario.md") == "# Glossário\n");
   // Um arquivo que a versão nova não muda não é reescrito nem listado; a resposta fica.
-  CHECK(t.student.read("exercises/02-b/soma.cpp") ==
-        replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer));
+  CHECK(t.student.read("exercises/02-b/soma.cpp") == small::kTriploAnswered02);
 
   // De novo: nada a fazer.
   const auto again = t.update();
@@ -87,8 +87,7 @@ TEST_CASE("update troca os arquivos do curso e leva as respostas do aluno pela r
 
 TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de arquivo") {
   Trees t;
-  t.student.write("exercises/02-b/soma.cpp",
-                  replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer));
+  t.student.write("exercises/02-b/soma.cpp", small::kTriploAnswered02);
   // Na versão nova, 02-b/triplo mora em dobro.cpp.
   t.fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
   t.fresh.write("exercises/02-b/dobro.cpp", t.fresh.read("exercises/02-b/dobro.cpp") +
@@ -101,12 +100,10 @@ TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de a
         "  exercises/02-b/dobro.cpp\n"
         "  exercises/02-b/soma.cpp\n"
         "Suas respostas, levadas para o arquivo novo:\n"
-        "  02-b/triplo  (exercises/02-b/dobro.cpp, antes em exercises/02-b/soma.cpp)\n"
-        "Fontes de exercises/ que também mudaram fora das regiões de exercício (confira com git "
-        "diff):\n"
-        "  exercises/02-b/dobro.cpp\n"
-        "  exercises/02-b/soma.cpp\n"
-        "0 arquivos novos, 2 mudaram, 1 resposta sua levada.\n");
+        "  02-b/triplo  (exercises/02-b/dobro.cpp, antes em exercises/02-b/soma.cpp)\n" +
+            changed_outside("  exercises/02-b/dobro.cpp\n"
+                            "  exercises/02-b/soma.cpp\n") +
+            "0 arquivos novos, 2 mudaram, 1 resposta sua levada.\n");
   CHECK(t.student.read("exercises/02-b/dobro.cpp").find(small::kTriploAnswer) != std::string::npos);
   CHECK(t.student.read("exercises/02-b/soma.cpp") == small::kSomaExercise01);
 }
@@ -116,10 +113,8 @@ TEST_CASE("update avisa quando a resposta muda de arquivo e deixa para trás o c
   // resposta de 02-b/triplo; na versão nova, a região mora em dobro.cpp.
   Trees t;
   const std::string helper = "constexpr int kTres = 3;  // do aluno\n";
-  t.student.write(
-      "exercises/02-b/soma.cpp",
-      replaced(replaced(small::kSomaExercise02, small::kTriploStub, small::kTriploAnswer),
-               "// FIM-SEU-CODIGO\n", helper + "// FIM-SEU-CODIGO\n"));
+  t.student.write("exercises/02-b/soma.cpp",
+                  small::with_own_code(small::kTriploAnswered02, helper));
   t.fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
   t.fresh.write("exercises/02-b/dobro.cpp", t.fresh.read("exercises/02-b/dobro.cpp") +
                                                 "\nint triplo(int a) {\n" + small::kTriploStub +
@@ -141,7 +136,7 @@ TEST_CASE("update avisa quando a resposta muda de arquivo e deixa para trás o c
 
 TEST_CASE("update relata a região que a versão nova renomeou e guarda os arquivos do aluno") {
   Trees t;
-  t.student.write("exercises/01-a/soma.cpp", kSoma01Answered);
+  t.student.write("exercises/01-a/soma.cpp", small::kSomaAnswered01);
   t.student.write("exercises/01-a/notas.txt", "minhas notas\n");
   t.student.write("meu-rascunho.md", "rascunho\n");
   // A versão nova troca o id da região (o capítulo a reescreveu).
@@ -158,21 +153,19 @@ TEST_CASE("update relata a região que a versão nova renomeou e guarda os arqui
                 "# Dicas da etapa 01-a\n\n" +
                     hz::course::test::hint_entry("01-a/adicao", "Exercício 1 — A soma"));
 
-  const auto r = t.update();
-  CHECK(r.err == "");
-  CHECK(r.out ==
-        "Mudaram:\n"
-        "  exercises/01-a/hints.md\n"
-        "  exercises/01-a/soma.cpp\n"
-        "  exercises/02-b/soma.cpp\n"
-        "Regiões suas que a versão nova não tem mais (renomeadas ou removidas); o seu código "
-        "continua no último commit:\n"
-        "  01-a/soma  (git show HEAD:exercises/01-a/soma.cpp)\n"
-        "Só na sua cópia (ficaram como estão):\n"
-        "  exercises/01-a/notas.txt\n"
-        "  meu-rascunho.md\n"
-        "0 arquivos novos, 3 mudaram, 0 respostas suas levadas.\n");
-  CHECK(r.code == 0);
+  CHECK_RUN(t.update(), 0,
+            "Mudaram:\n"
+            "  exercises/01-a/hints.md\n"
+            "  exercises/01-a/soma.cpp\n"
+            "  exercises/02-b/soma.cpp\n"
+            "Regiões suas que a versão nova não tem mais (renomeadas ou removidas); o seu código "
+            "continua no último commit:\n"
+            "  01-a/soma  (git show HEAD:exercises/01-a/soma.cpp)\n"
+            "Só na sua cópia (ficaram como estão):\n"
+            "  exercises/01-a/notas.txt\n"
+            "  meu-rascunho.md\n"
+            "0 arquivos novos, 3 mudaram, 0 respostas suas levadas.\n",
+            "");
   CHECK(t.student.read("exercises/01-a/notas.txt") == "minhas notas\n");
   CHECK(t.student.read("meu-rascunho.md") == "rascunho\n");
 }
@@ -182,7 +175,7 @@ TEST_CASE("a referência liberada entra onde era stub e não apaga a resposta do
   const auto released = run_course(
       {"release", "--root", t.fresh.path(), "--reference", t.course.path(), "--stages", "01-a"});
   REQUIRE(released.code == 0);
-  t.student.write("exercises/01-a/soma.cpp", kSoma01Answered);
+  t.student.write("exercises/01-a/soma.cpp", small::kSomaAnswered01);
 
   const auto r = t.update();
   CHECK(r.err == "");
@@ -195,7 +188,7 @@ TEST_CASE("a referência liberada entra onde era stub e não apaga a resposta do
         "pela referência: ./hz update --take-released):\n"
         "  01-a/soma  (exercises/01-a/soma.cpp)\n"
         "0 arquivos novos, 1 mudou, 0 respostas suas levadas.\n");
-  CHECK(t.student.read("exercises/01-a/soma.cpp") == kSoma01Answered);
+  CHECK(t.student.read("exercises/01-a/soma.cpp") == small::kSomaAnswered01);
   CHECK(t.student.read("exercises/02-b/soma.cpp") == t.fresh.read("exercises/02-b/soma.cpp"));
 
   const auto taken = t.update({"--take-released"});
@@ -210,59 +203,48 @@ TEST_CASE("a referência liberada entra onde era stub e não apaga a resposta do
 
 TEST_CASE("update com marcadores quebrados na cópia do aluno não escreve nada") {
   Trees t;
-  const std::string broken = replaced(kSoma01Answered, "  // FIM-EXERCICIO\n", "");
+  const std::string broken = replaced(small::kSomaAnswered01, "  // FIM-EXERCICIO\n", "");
   t.student.write("exercises/01-a/soma.cpp", broken);
   t.fresh.write("livro/01-a.md", "mudou\n");
-  const auto r = t.update();
-  CHECK(r.out == "");
-  CHECK(r.err ==
-        "exercises/01-a/soma.cpp:9: região de exercício sem // FIM-EXERCICIO (conserte os "
-        "marcadores na sua cópia e rode de novo)\n"
-        "hz-course: nada foi atualizado\n");
-  CHECK(r.code == 1);
+  CHECK_RUN(t.update(), 1, "",
+            "exercises/01-a/soma.cpp:9: região de exercício sem // FIM-EXERCICIO (conserte os "
+            "marcadores na sua cópia e rode de novo)\n"
+            "hz-course: nada foi atualizado\n");
   CHECK(t.student.read("exercises/01-a/soma.cpp") == broken);
   CHECK(t.student.read("livro/01-a.md") == t.course.read("livro/01-a.md"));
 }
 
 TEST_CASE("update recusa o curso completo como versão nova e uma origem que não existe") {
   Trees t;
-  const auto full = run_course({"update", "--root", t.student.path(), "--from", t.course.path()});
+  const auto full = run_in(t.student, "update", {"--from", t.course.path()});
   CHECK(full.code == 2);
   CHECK(full.err ==
-        "hz-course: a versão nova tem solutions/: é o curso completo, não o repositório-modelo "
-        "dos alunos (o professor o escreve com ./hz export)\nveja: hz-course help\n");
-  const auto missing =
-      run_course({"update", "--root", t.student.path(), "--from", t.fresh.path("nada")});
+        usage_error("a versão nova tem solutions/: é o curso completo, não o repositório-modelo "
+                    "dos alunos (o professor o escreve com ./hz export)"));
+  const auto missing = run_in(t.student, "update", {"--from", t.fresh.path("nada")});
   CHECK(missing.code == 2);
-  CHECK(run_course({"update", "--root", t.student.path()}).code == 2);
+  CHECK(run_in(t.student, "update").code == 2);
 }
 
 TEST_CASE("release põe a referência das etapas liberadas em todas as pastas de exercises/") {
   Tree course;
   small::write_generated(course);
-  const auto r = run_course(
-      {"release", "--root", course.path(), "--reference", course.path(), "--stages", "01-a"});
-  CHECK(r.err == "");
-  CHECK(r.out ==
-        "Com a resposta de referência:\n"
-        "  01-a/soma  (exercises/01-a/soma.cpp)\n"
-        "  01-a/soma  (exercises/02-b/soma.cpp)\n"
-        "2 regiões liberadas (01-a).\n");
-  CHECK(r.code == 0);
-  const std::string filled =
-      "  // TODO EXERCICIO 01-a/soma: devolva a soma de a e b\n"
-      "  return a + b;\n"
-      "  // FIM-EXERCICIO\n";
+  CHECK_RUN(run_in(course, "release", {"--reference", course.path(), "--stages", "01-a"}), 0,
+            "Com a resposta de referência:\n"
+            "  01-a/soma  (exercises/01-a/soma.cpp)\n"
+            "  01-a/soma  (exercises/02-b/soma.cpp)\n"
+            "2 regiões liberadas (01-a).\n",
+            "");
   CHECK(course.read("exercises/01-a/soma.cpp") ==
-        replaced(small::kSomaExercise01, small::kSomaStub, filled));
+        replaced(small::kSomaExercise01, small::kSomaStub, small::kSomaReference));
   // O exercício da etapa 02-b continua stub.
   CHECK(course.read("exercises/02-b/soma.cpp") ==
-        replaced(small::kSomaExercise02, small::kSomaStub, filled));
+        replaced(small::kSomaExercise02, small::kSomaStub, small::kSomaReference));
 
   const auto unknown = run_course(
       {"release", "--root", course.path(), "--reference", course.path(), "--stages", "01-a,09-z"});
   CHECK(unknown.code == 2);
-  CHECK(unknown.err == "hz-course: etapa desconhecida: 09-z\nveja: hz-course help\n");
+  CHECK(unknown.err == usage_error("etapa desconhecida: 09-z"));
 }
 
 TEST_CASE("update só olha o bit de execução nas permissões, como o git") {
@@ -292,8 +274,7 @@ TEST_CASE("update só olha o bit de execução nas permissões, como o git") {
 TEST_CASE("update leva o código da área // SEU-CODIGO para a área do arquivo novo") {
   Trees t;
   const std::string helper = "constexpr int kDois = 2;  // do aluno\n";
-  const std::string with_helper =
-      replaced(small::kSomaExercise01, "// FIM-SEU-CODIGO\n", helper + "// FIM-SEU-CODIGO\n");
+  const std::string with_helper = small::with_own_code(small::kSomaExercise01, helper);
   t.student.write("exercises/01-a/soma.cpp", with_helper);
   // A versão nova muda o arquivo fora das regiões e da área.
   t.fresh.write("exercises/01-a/soma.cpp", "// versão 2 do curso\n" + small::kSomaExercise01);
