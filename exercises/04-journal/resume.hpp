@@ -90,7 +90,8 @@ std::string_view to_string(NextStep step);
 // não tem o seu result.
 // Um journal que o loop nunca gravaria é um erro. A frase é sua, e os testes
 // conferem que ela cita o registro como at_seq (em resume.cpp) o escreve,
-// "seq 3 (user)", e o call_id, quando há; e que cada linha abaixo tem a sua
+// "seq 3 (user)", e o call_id do registro (intent, result); e que cada linha
+// abaixo tem a sua
 // (tirando o registro citado, duas frases nunca são iguais):
 //   nenhum registro
 //   o primeiro registro não é start

@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <initializer_list>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "crc32c.hpp"
@@ -56,7 +58,7 @@ std::string refused(LineError::Kind kind, const std::string& message) {
 
 // Para as mensagens que são do aluno: o tipo do erro, se a mensagem cita cada
 // fato; senão, o tipo, o que falta e a mensagem (ou o que decode_line aceitou).
-//   CHECK(refused_citing(text, 4, {"5", "4"}) == "bad_seq");
+//   refused_citing(text, 4, {"5", "4"}) == "bad_seq"
 std::string refused_citing(const std::string& text, std::int64_t seq,
                            std::initializer_list<std::string_view> facts = {}) {
   const auto record = hz::decode_line(text, seq);
@@ -75,6 +77,14 @@ std::string message_of(const std::string& text, std::int64_t seq) {
 }
 
 }  // namespace
+
+// refused_citing == kind, com a mensagem na falha mesmo quando só o tipo erra:
+//   CHECK_REFUSED(text, 4, "bad_seq", {"5", "4"});
+#define CHECK_REFUSED(text, seq, kind, ...)                              \
+  do {                                                                   \
+    INFO("a mensagem: ", hz::testing::quoted(message_of(text, seq)));    \
+    CHECK(refused_citing(text, seq __VA_OPT__(, ) __VA_ARGS__) == kind); \
+  } while (false)
 
 TEST_SUITE_BEGIN("04-journal/read-record");
 
@@ -105,22 +115,32 @@ TEST_CASE("decode_line devolve o registro de uma linha boa, de cada tipo") {
     expected["seq"] = seq;
     CHECK(decoded->rec == expected);
   }
+  // Quem lê refaz a conta sobre dump_rec(rec), e não sobre os bytes da linha:
+  // o mesmo rec com outra ordem de chaves e espaços tem o mesmo crc.
+  const std::string canonical = R"({"seq":1,"text":"oi","type":"user"})";
+  const std::string spaced = R"({"crc":")" + hz::crc32c_hex(hz::crc32c(canonical)) +
+                             R"(", "rec": {"type": "user", "text": "oi", "seq": 1}})";
+  CHECK(decoded(spaced, 1) == "aceitou: seq 1, tipo user");
 }
 
 TEST_CASE("decode_line recusa linha vazia, bytes nulos e o que não é JSON") {
-  CHECK(refused_citing("", 1) == "not_json");
-  CHECK(refused_citing(std::string(40, '\0'), 1) == "not_json");
+  CHECK_REFUSED("", 1, "not_json");
+  CHECK_REFUSED(std::string(40, '\0'), 1, "not_json");
   const std::string good = bare(hz::user_record("oi"), 1);
-  CHECK(refused_citing(good.substr(0, good.size() - 5), 1) == "not_json");
+  CHECK_REFUSED(good.substr(0, good.size() - 5), 1, "not_json");
 }
 
 TEST_CASE("decode_line recusa JSON que não tem a forma de linha do journal") {
-  CHECK(refused_citing("[1,2]", 1) == "bad_shape");
-  CHECK(refused_citing(R"({"rec":{"seq":1}})", 1) == "bad_shape");
-  CHECK(refused_citing(R"({"crc":"00000000","rec":[]})", 1) == "bad_shape");
-  CHECK(refused_citing(R"({"crc":"00000000","rec":{},"x":1})", 1) == "bad_shape");
-  CHECK(refused_citing(R"({"crc":"E3069283","rec":{}})", 1) == "bad_shape");
-  CHECK(refused_citing(std::string(300, '[') + std::string(300, ']'), 1) == "bad_shape");
+  CHECK_REFUSED("[1,2]", 1, "bad_shape");
+  CHECK_REFUSED(R"({"rec":{"seq":1}})", 1, "bad_shape");
+  CHECK_REFUSED(R"({"crc":"00000000","rec":[]})", 1, "bad_shape");
+  CHECK_REFUSED(R"({"crc":"00000000","rec":{},"x":1})", 1, "bad_shape");
+  CHECK_REFUSED(R"({"crc":"E3069283","rec":{}})", 1, "bad_shape");
+  CHECK_REFUSED(std::string(300, '[') + std::string(300, ']'), 1, "bad_shape");
+  // Aninhado demais dentro de um rec que, fora isso, seria um registro.
+  const std::string deep = R"({"crc":"00000000","rec":{"seq":1,"type":"note","text":"x","a":)" +
+                           std::string(300, '[') + std::string(300, ']') + "}}";
+  CHECK_REFUSED(deep, 1, "bad_shape");
 }
 
 TEST_CASE("decode_line recusa um crc que não confere num JSON válido, dizendo os dois") {
@@ -128,7 +148,7 @@ TEST_CASE("decode_line recusa um crc que não confere num JSON válido, dizendo 
   std::string text = bare(hz::user_record("oi"), 1);
   text.replace(text.find("\"oi\""), 4, "\"oI\"");
   const std::string computed = hz::crc32c_hex(hz::crc32c(R"({"seq":1,"text":"oI","type":"user"})"));
-  CHECK(refused_citing(text, 1, {text.substr(8, 8), computed}) == "bad_crc");
+  CHECK_REFUSED(text, 1, "bad_crc", {text.substr(8, 8), computed});
 }
 
 TEST_CASE("com o crc e o seq errados, o erro é o crc: o seq de uma linha estragada não vale") {
@@ -139,20 +159,19 @@ TEST_CASE("com o crc e o seq errados, o erro é o crc: o seq de uma linha estrag
   std::string text = bare(hz::user_record("oi"), 5);
   text.replace(text.find("\"oi\""), 4, "\"oI\"");
   const std::string computed = hz::crc32c_hex(hz::crc32c(R"({"seq":5,"text":"oI","type":"user"})"));
-  CHECK(refused_citing(text, 4, {text.substr(8, 8), computed}) == "bad_crc");
+  CHECK_REFUSED(text, 4, "bad_crc", {text.substr(8, 8), computed});
 }
 
 TEST_CASE("decode_line recusa seq ausente ou fora de ordem") {
-  CHECK(refused_citing(sealed({{"type", "user"}, {"text", "x"}}), 1) == "bad_seq");
-  CHECK(refused_citing(sealed({{"seq", "1"}, {"type", "user"}, {"text", "x"}}), 1) == "bad_seq");
-  CHECK(refused_citing(bare(hz::user_record("x"), 5), 4, {"5", "4"}) == "bad_seq");
-  CHECK(refused_citing(bare(hz::user_record("x"), 3), 4, {"3", "4"}) == "bad_seq");
+  CHECK_REFUSED(sealed({{"type", "user"}, {"text", "x"}}), 1, "bad_seq");
+  CHECK_REFUSED(sealed({{"seq", "1"}, {"type", "user"}, {"text", "x"}}), 1, "bad_seq");
+  CHECK_REFUSED(bare(hz::user_record("x"), 5), 4, "bad_seq", {"5", "4"});
+  CHECK_REFUSED(bare(hz::user_record("x"), 3), 4, "bad_seq", {"3", "4"});
 }
 
 TEST_CASE("decode_line recusa tipo ausente ou desconhecido") {
-  CHECK(refused_citing(sealed({{"seq", 1}, {"text", "x"}}), 1) == "bad_type");
-  CHECK(refused_citing(sealed({{"seq", 1}, {"type", "checkpoint"}}), 1, {"\"checkpoint\""}) ==
-        "bad_type");
+  CHECK_REFUSED(sealed({{"seq", 1}, {"text", "x"}}), 1, "bad_type");
+  CHECK_REFUSED(sealed({{"seq", 1}, {"type", "checkpoint"}}), 1, "bad_type", {"\"checkpoint\""});
 }
 
 TEST_CASE("cada problema de uma linha tem a sua mensagem") {
@@ -161,24 +180,27 @@ TEST_CASE("cada problema de uma linha tem a sua mensagem") {
   const std::string good = bare(hz::user_record("oi"), 1);
   std::string bad_crc = good;
   bad_crc.replace(bad_crc.find("\"oi\""), 4, "\"oI\"");
-  const std::vector<std::string> lines{"",
-                                       std::string(40, '\0'),
-                                       std::string(300, '[') + std::string(300, ']'),
-                                       good.substr(0, good.size() - 5),
-                                       "[1,2]",
-                                       R"({"crc":"E3069283","rec":{}})",
-                                       bad_crc,
-                                       sealed({{"type", "user"}, {"text", "x"}}),
-                                       bare(hz::user_record("x"), 5),
-                                       sealed({{"seq", 1}, {"text", "x"}}),
-                                       sealed({{"seq", 1}, {"type", "checkpoint"}})};
-  std::vector<std::string> messages;
-  for (const std::string& text : lines) messages.push_back(message_of(text, 1));
+  const std::pair<const char*, std::string> lines[] = {
+      {"vazia", ""},
+      {"bytes nulos", std::string(40, '\0')},
+      {"aninhada demais", std::string(300, '[') + std::string(300, ']')},
+      {"não é JSON", good.substr(0, good.size() - 5)},
+      {"sem a forma", "[1,2]"},
+      {"crc ilegível", R"({"crc":"E3069283","rec":{}})"},
+      {"crc que não confere", bad_crc},
+      {"sem seq", sealed({{"type", "user"}, {"text", "x"}})},
+      {"seq fora de ordem", bare(hz::user_record("x"), 5)},
+      {"sem type", sealed({{"seq", 1}, {"text", "x"}})},
+      {"type desconhecido", sealed({{"seq", 1}, {"type", "checkpoint"}})}};
   std::vector<std::string> repeated;
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    if (messages[i].empty()) repeated.push_back("a linha " + std::to_string(i) + " foi aceita");
-    for (std::size_t j = i + 1; j < messages.size(); ++j) {
-      if (messages[i] == messages[j]) repeated.push_back(messages[i]);
+  for (std::size_t i = 0; i < std::size(lines); ++i) {
+    const std::string mine = message_of(lines[i].second, 1);
+    if (mine.empty()) repeated.push_back(std::string(lines[i].first) + ": aceita");
+    for (std::size_t j = i + 1; j < std::size(lines); ++j) {
+      if (mine == message_of(lines[j].second, 1)) {
+        repeated.push_back(std::string(lines[i].first) + " e " + lines[j].first + ": " +
+                           hz::testing::quoted(mine));
+      }
     }
   }
   CHECK(repeated == std::vector<std::string>{});
