@@ -293,11 +293,12 @@ TEST_CASE("bytes zerados no meio: a retomada para, diz a linha e o seq, e não t
   CAPTURE(resumed.err);
   CHECK(resumed.exit_code == 2);
   CHECK(resumed.out.empty());
-  CHECK(contains(resumed.err, "hz-04-journal: journal " + w.journal.string() +
-                                  ": registro danificado na linha 3 (seq esperado 3): " +
-                                  journal_test::why(lines[2], 3) +
-                                  "; há registros depois dele, então não é o fim de uma escrita "
-                                  "interrompida. O arquivo não foi alterado\n"));
+  const std::string line3_why = journal_test::why(lines[2], 3);  // a frase do read-record
+  CHECK(
+      contains(resumed.err, "hz-04-journal: journal " + w.journal.string() +
+                                ": registro danificado na linha 3 (seq esperado 3): " + line3_why +
+                                "; há registros depois dele, então não é o fim de uma escrita "
+                                "interrompida. O arquivo não foi alterado\n"));
   CHECK(w.bytes() == damaged);
 }
 
@@ -313,11 +314,12 @@ TEST_CASE("crc errado num JSON válido no meio: a retomada para e não toca no j
   const ProcessResult resumed = resume(w);
   CAPTURE(resumed.err);
   CHECK(resumed.exit_code == 2);
-  CHECK(contains(resumed.err, "hz-04-journal: journal " + w.journal.string() +
-                                  ": registro danificado na linha 5 (seq esperado 5): " +
-                                  journal_test::why(lines[4], 5) +
-                                  "; há registros depois dele, então não é o fim de uma escrita "
-                                  "interrompida. O arquivo não foi alterado\n"));
+  const std::string line5_why = journal_test::why(lines[4], 5);  // a frase do read-record
+  CHECK(
+      contains(resumed.err, "hz-04-journal: journal " + w.journal.string() +
+                                ": registro danificado na linha 5 (seq esperado 5): " + line5_why +
+                                "; há registros depois dele, então não é o fim de uma escrita "
+                                "interrompida. O arquivo não foi alterado\n"));
   CHECK(w.bytes() == damaged);
 }
 
