@@ -33,7 +33,7 @@ const Message kDone = Message::assistant("pronto");
 const hz::Intent kAppendIntent{
     kAppend, Idempotency::check, hz::AppendKey{0, 6, hz::crc32c("linha\n")}, {}};
 const hz::Intent kReadIntent{kRead, Idempotency::yes, {}, {}};
-const std::string kAppended = "texto acrescentado a notas.txt (6 bytes)";
+const std::string kAppended = hz::appended_text("notas.txt", 6, 6);  // o que a ferramenta devolve
 
 // Um turno inteiro, na ordem em que o loop grava. O turn_end custa 20 a mais
 // que os dois reply: uma tentativa que falhou e foi cobrada.
