@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hz/stage/doctor.hpp"
+#include "hz/testing/printing.hpp"
 #include "hz/testing/process.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "local_server.hpp"
@@ -41,6 +42,24 @@ DoctorRun doctor_on(const std::string& scenario, const std::string& model = "hz-
   return {text, hz::stage::doctor_exit_code(checks), server.failures()};
 }
 
+// O fim de uma rodada: o código de saída e nenhum pedido fora do roteiro (os
+// pedidos foram exatamente os que o roteiro espera, expect em cada passo).
+void check_exit(const DoctorRun& r, int code) {
+  CHECK(r.code == code);
+  CHECK(r.failures == std::vector<std::string>{});
+}
+
+// check_exit com a linha do teste na falha: os CHECK de dentro apontam para
+// esta função.
+#define CHECK_EXIT(run, code)                        \
+  do {                                               \
+    INFO("o caso da linha ", __LINE__, " do teste"); \
+    check_exit(run, code);                           \
+  } while (false)
+
+// O trecho aparece na saída do doctor? Numa falha, a saída inteira também.
+#define CHECK_SHOWS(run, piece) CHECK_MESSAGE(contains((run).out, piece), (run).out)
+
 const std::string kUnknownWindow =
     "? janela de contexto: desconhecida: este servidor não a informa. Se for pequena, ele pode "
     "descartar em silêncio o começo da conversa. Aumente nas configurações do servidor (no LM "
@@ -66,9 +85,7 @@ TEST_CASE("doctor num servidor com tudo: uma linha ✓ por conferência e códig
         "JSON válidos\n"
         "✓ uso de tokens: as respostas informam prompt_tokens e completion_tokens\n" +
             kUnknownWindow + "Pronto para o curso.\n");
-  CHECK(r.code == 0);
-  // Os pedidos foram exatamente os que o roteiro espera (expect em cada passo).
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_EXIT(r, 0);
 }
 
 TEST_CASE("doctor com um modelo sem ferramentas diz qual usar e sai com 1") {
@@ -89,21 +106,17 @@ TEST_CASE("doctor com um modelo sem ferramentas diz qual usar e sai com 1") {
         "ferramenta)\n"
         "✓ uso de tokens: as respostas informam prompt_tokens e completion_tokens\n" +
             kUnknownWindow + "Não está pronto: 1 conferência obrigatória falhou (✗ acima).\n");
-  CHECK(r.code == 1);
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_EXIT(r, 1);
 }
 
 TEST_CASE("doctor com argumentos que não são JSON mostra os argumentos e sai com 1") {
   const DoctorRun r = doctor_on("doctor/bad-arguments");
-  CHECK_MESSAGE(
-      contains(r.out,
-               "✗ ferramentas: os argumentos de read_file não são um objeto JSON válido: "
-               "{\"path\": \"notas.txt\". O harness devolve o erro ao modelo, mas um modelo "
-               "que erra no primeiro pedido vai errar muito: use um modelo com suporte a "
-               "ferramentas, como qwen3:8b"),
-      r.out);
-  CHECK(r.code == 1);
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_SHOWS(r,
+              "✗ ferramentas: os argumentos de read_file não são um objeto JSON válido: "
+              "{\"path\": \"notas.txt\". O harness devolve o erro ao modelo, mas um modelo "
+              "que erra no primeiro pedido vai errar muito: use um modelo com suporte a "
+              "ferramentas, como qwen3:8b");
+  CHECK_EXIT(r, 1);
 }
 
 TEST_CASE("doctor num servidor com peculiaridades: avisos que o harness contorna e código 0") {
@@ -128,29 +141,22 @@ TEST_CASE("doctor num servidor com peculiaridades: avisos que o harness contorna
         "ficam sem os números de verdade (não impede o curso)\n" +
             kUnknownWindow +
             "Pronto para o curso, com 3 avisos que o harness contorna (~ acima).\n");
-  CHECK(r.code == 0);
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_EXIT(r, 0);
 }
 
 TEST_CASE("doctor vê include_usage ignorado e o resultado de ferramenta que o modelo não cita") {
   const DoctorRun r = doctor_on("doctor/stream-no-usage");
-  CHECK_MESSAGE(
-      contains(r.out,
-               "? resultado de ferramenta: o modelo respondeu, mas sem o número do resultado "
-               "(4817): ele pode ter ignorado a mensagem \"tool\"\n"),
-      r.out);
-  CHECK_MESSAGE(contains(r.out,
-                         "~ uso no streaming: o servidor ignora include_usage; o harness desliga o "
-                         "streaming para ter o uso de verdade, nada a fazer\n"),
-                r.out);
-  CHECK_MESSAGE(
-      contains(r.out,
-               "? streaming com ferramentas: desta vez o modelo respondeu em texto; não deu "
-               "para conferir\n"),
-      r.out);
-  CHECK_MESSAGE(contains(r.out, "✓ uso de tokens:"), r.out);
-  CHECK(r.code == 0);
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_SHOWS(r,
+              "? resultado de ferramenta: o modelo respondeu, mas sem o número do resultado "
+              "(4817): ele pode ter ignorado a mensagem \"tool\"\n");
+  CHECK_SHOWS(r,
+              "~ uso no streaming: o servidor ignora include_usage; o harness desliga o "
+              "streaming para ter o uso de verdade, nada a fazer\n");
+  CHECK_SHOWS(r,
+              "? streaming com ferramentas: desta vez o modelo respondeu em texto; não deu "
+              "para conferir\n");
+  CHECK_SHOWS(r, "✓ uso de tokens:");
+  CHECK_EXIT(r, 0);
 }
 
 TEST_CASE("doctor com HTTP 500 no streaming com ferramentas: impede e manda usar --no-stream") {
@@ -158,50 +164,38 @@ TEST_CASE("doctor com HTTP 500 no streaming com ferramentas: impede e manda usar
   // etapa terminava em provider_error depois de 3 tentativas. O harness só contorna a
   // recusa (400); um 5xx é o erro de um servidor sobrecarregado, que as novas tentativas tratam.
   const DoctorRun r = doctor_on("doctor/stream-tools-error");
-  CHECK_MESSAGE(
-      contains(r.out,
-               "\n✗ streaming com ferramentas: o servidor respondeu HTTP 500: streaming com "
-               "ferramentas não implementado, e o mesmo pedido sem streaming deu certo; o "
-               "harness só troca para pedidos sem streaming quando o servidor recusa o "
-               "streaming (HTTP 400), então as etapas parariam aqui (provider_error). Rode as "
-               "etapas 02 a 04 com --no-stream (a 01 não usa streaming)\n"),
-      r.out);
-  CHECK_MESSAGE(contains(r.out, "Não está pronto: 1 conferência obrigatória falhou (✗ acima).\n"),
-                r.out);
-  CHECK(r.code == 1);
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_SHOWS(r,
+              "\n✗ streaming com ferramentas: o servidor respondeu HTTP 500: streaming com "
+              "ferramentas não implementado, e o mesmo pedido sem streaming deu certo; o "
+              "harness só troca para pedidos sem streaming quando o servidor recusa o "
+              "streaming (HTTP 400), então as etapas parariam aqui (provider_error). Rode as "
+              "etapas 02 a 04 com --no-stream (a 01 não usa streaming)\n");
+  CHECK_SHOWS(r, "Não está pronto: 1 conferência obrigatória falhou (✗ acima).\n");
+  CHECK_EXIT(r, 1);
 }
 
 TEST_CASE("doctor pergunta ao servidor se é um Ollama e a janela de 4096 é coisa a fazer") {
   // A porta do mock não é a 11434 e o nome não tem "ollama": só /api/version diz.
   const DoctorRun r = doctor_on("doctor/ollama-small-window");
-  CHECK_MESSAGE(
-      contains(r.out,
-               "\n! janela de contexto: 4096 tokens (Ollama, /api/ps). É pouco para um "
-               "agente: o histórico passa disso em poucas voltas, e o servidor descarta em "
-               "silêncio o começo da conversa. Aumente com OLLAMA_CONTEXT_LENGTH=32768 ollama "
-               "serve (ou PARAMETER num_ctx 32768 num Modelfile) e passe --context-window "
-               "32768 às etapas (recomendado: 16384 ou mais)\nPronto para o curso, com 1 "
-               "coisa a fazer (! acima).\n"),
-      r.out);
-  CHECK(r.code == 0);
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_SHOWS(r,
+              "\n! janela de contexto: 4096 tokens (Ollama, /api/ps). É pouco para um "
+              "agente: o histórico passa disso em poucas voltas, e o servidor descarta em "
+              "silêncio o começo da conversa. Aumente com OLLAMA_CONTEXT_LENGTH=32768 ollama "
+              "serve (ou PARAMETER num_ctx 32768 num Modelfile) e passe --context-window "
+              "32768 às etapas (recomendado: 16384 ou mais)\nPronto para o curso, com 1 "
+              "coisa a fazer (! acima).\n");
+  CHECK_EXIT(r, 0);
 }
 
 TEST_CASE("doctor num servidor sem uso nenhum não diz que desligar o streaming traz o uso") {
   const DoctorRun r = doctor_on("doctor/no-usage");
-  CHECK_MESSAGE(
-      contains(r.out,
-               "\n~ uso no streaming: não vem, mas o servidor também não informa o uso sem "
-               "streaming (uso de tokens, abaixo); o harness desliga o streaming na primeira "
-               "resposta e estima o uso, nada a fazer\n"),
-      r.out);
-  CHECK_MESSAGE(contains(r.out, "\n~ uso de tokens: o servidor não informa o uso"), r.out);
-  CHECK_MESSAGE(
-      contains(r.out, "Pronto para o curso, com 2 avisos que o harness contorna (~ acima).\n"),
-      r.out);
-  CHECK(r.code == 0);
-  CHECK(r.failures == std::vector<std::string>{});
+  CHECK_SHOWS(r,
+              "\n~ uso no streaming: não vem, mas o servidor também não informa o uso sem "
+              "streaming (uso de tokens, abaixo); o harness desliga o streaming na primeira "
+              "resposta e estima o uso, nada a fazer\n");
+  CHECK_SHOWS(r, "\n~ uso de tokens: o servidor não informa o uso");
+  CHECK_SHOWS(r, "Pronto para o curso, com 2 avisos que o harness contorna (~ acima).\n");
+  CHECK_EXIT(r, 0);
 }
 
 TEST_CASE("doctor com um modelo que o servidor não tem para na lista e sai com 1") {
