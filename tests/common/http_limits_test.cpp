@@ -3,10 +3,7 @@
 // cancelamento. Esperas reais e curtas: o arquivo inteiro roda em menos de 2 s.
 #include <doctest/doctest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -157,16 +154,9 @@ TEST_CASE("HttpClient consulta should_abort durante o silêncio e cancela o pedi
 
 TEST_CASE("HttpClient nem conecta quando should_abort já é verdadeira ou o prazo acabou") {
   // Um socket que escuta e nunca aceita: uma conexão do cliente ficaria na fila dele.
-  const int listener = socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(listener >= 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  REQUIRE(listen(listener, 4) == 0);
-  socklen_t length = sizeof address;
-  REQUIRE(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) == 0);
-  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/x";
+  const hz::testing::LoopbackSocket listening = hz::testing::loopback_socket(4);
+  const int listener = listening.fd;
+  const std::string url = "http://127.0.0.1:" + std::to_string(listening.port) + "/x";
   auto pending_connection = [listener] {
     pollfd ready{listener, POLLIN, 0};
     return poll(&ready, 1, 20) > 0;

@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -23,17 +21,9 @@ namespace {
 
 // Uma porta de 127.0.0.1 onde ninguém escuta: pega uma efêmera e a fecha.
 int closed_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  socklen_t length = sizeof address;
-  REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  const auto [fd, port] = hz::testing::loopback_socket(0);
   close(fd);
-  return ntohs(address.sin_port);
+  return port;
 }
 
 using hz::testing::hello_request;
@@ -414,15 +404,8 @@ TEST_CASE("HttpClient deixa sair depois do pedido a exceção lançada em on_bod
 
 TEST_CASE("HttpClient traduz a conexão derrubada pelo servidor (reset)") {
   // Aceita, lê o pedido e fecha com SO_LINGER zero: o cliente recebe um RST.
-  const int listener = socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(listener >= 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  REQUIRE(listen(listener, 1) == 0);
-  socklen_t length = sizeof address;
-  REQUIRE(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  const hz::testing::LoopbackSocket listening = hz::testing::loopback_socket(1);
+  const int listener = listening.fd;
   std::thread server([listener] {
     const int connection = accept(listener, nullptr, nullptr);
     if (connection < 0) return;
@@ -433,7 +416,7 @@ TEST_CASE("HttpClient traduz a conexão derrubada pelo servidor (reset)") {
     close(connection);
   });
   const std::string url =
-      "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/v1/chat/completions";
+      "http://127.0.0.1:" + std::to_string(listening.port) + "/v1/chat/completions";
   hz::HttpClient http;
   auto response = http.post(url, "{}");
   server.join();

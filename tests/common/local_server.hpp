@@ -8,8 +8,11 @@
 // primeiro, fecha as conexões e o stop() não espera o keep-alive.
 #pragma once
 
+#include <arpa/inet.h>
 #include <doctest/doctest.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -63,5 +66,27 @@ class LocalServer {
   std::condition_variable wake_;
   bool stopping_ = false;
 };
+
+// Um socket TCP cru em 127.0.0.1, numa porta efêmera, para o que nem o
+// LocalServer faz: uma porta fechada, uma fila que ninguém aceita, um reset.
+struct LoopbackSocket {
+  int fd;
+  int port;
+};
+
+// Com listen(backlog) quando backlog > 0; sem, o socket só ocupa a porta (fechado
+// em seguida, ela fica sem ninguém escutando).
+inline LoopbackSocket loopback_socket(int backlog) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  if (backlog > 0) REQUIRE(listen(fd, backlog) == 0);
+  socklen_t length = sizeof address;
+  REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  return {fd, ntohs(address.sin_port)};
+}
 
 }  // namespace hz::testing
