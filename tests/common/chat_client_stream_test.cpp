@@ -77,6 +77,22 @@ std::string sse_chunk(const std::string& delta, const std::string& finish = "nul
          "}]}\n\n";
 }
 
+// Um servidor que começa o streaming com o pedaço deste delta e depois se cala
+// (sem fechar a conexão) até o servidor parar.
+void serve_then_fall_silent(LocalServer& server, const std::string& delta) {
+  const std::string first = sse_chunk(delta);
+  server.http().Post(
+      "/v1/chat/completions", [&server, first](const httplib::Request&, httplib::Response& res) {
+        res.set_chunked_content_provider("text/event-stream",
+                                         [&server, first](std::size_t, httplib::DataSink& sink) {
+                                           sink.write(first.data(), first.size());
+                                           server.wait_for_stop(std::chrono::seconds(30));
+                                           return false;
+                                         });
+      });
+  server.start();
+}
+
 }  // namespace
 
 TEST_CASE("OpenAiClient em streaming passa o texto aos pedaços e monta a resposta completa") {
@@ -249,17 +265,7 @@ TEST_CASE("OpenAiClient lê como resposta comum o JSON de um servidor que ignoro
 
 TEST_CASE("OpenAiClient dá idle quando o streaming para no meio, e marca como cobrado") {
   LocalServer server;
-  server.http().Post("/v1/chat/completions",
-                     [&server](const httplib::Request&, httplib::Response& res) {
-                       res.set_chunked_content_provider(
-                           "text/event-stream", [&server](std::size_t, httplib::DataSink& sink) {
-                             const std::string first = sse_chunk(R"({"content":"Pens"})");
-                             sink.write(first.data(), first.size());
-                             server.wait_for_stop(std::chrono::seconds(30));
-                             return false;
-                           });
-                     });
-  server.start();
+  serve_then_fall_silent(server, R"({"content":"Pens"})");
   hz::EndpointConfig config = endpoint_of(server);
   config.http.idle_timeout = std::chrono::milliseconds(150);
   hz::OpenAiClient client(config);
@@ -276,17 +282,7 @@ TEST_CASE("OpenAiClient dá idle quando o streaming para no meio, e marca como c
 
 TEST_CASE("OpenAiClient cancela um streaming em andamento pelo should_abort") {
   LocalServer server;
-  server.http().Post("/v1/chat/completions",
-                     [&server](const httplib::Request&, httplib::Response& res) {
-                       res.set_chunked_content_provider(
-                           "text/event-stream", [&server](std::size_t, httplib::DataSink& sink) {
-                             const std::string first = sse_chunk(R"({"content":"Um"})");
-                             sink.write(first.data(), first.size());
-                             server.wait_for_stop(std::chrono::seconds(30));
-                             return false;
-                           });
-                     });
-  server.start();
+  serve_then_fall_silent(server, R"({"content":"Um"})");
   hz::OpenAiClient client(endpoint_of(server));
   Streaming streaming;
   streaming.options.should_abort = [&streaming] { return !streaming.texts.empty(); };
