@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -50,6 +51,14 @@ hz::ChatRequest request_of(std::size_t bytes) {
 hz::ChatRequest request_with_tokens(long tokens) {
   const std::size_t overhead = hz::encode_request(request_of(0)).size();
   return request_of(static_cast<std::size_t>(tokens) * 4 - overhead);
+}
+
+// Uma descoberta de janela que responde window e conta em probes as perguntas.
+std::function<long()> counting_probe(int& probes, long window) {
+  return [&probes, window] {
+    ++probes;
+    return window;
+  };
 }
 
 }  // namespace
@@ -115,10 +124,7 @@ TEST_CASE("a janela descoberta é perguntada uma vez, depois da primeira chamada
   EchoModel inner;
   std::ostringstream warnings;
   int probes = 0;
-  ContextGuard guard(inner, 0, warnings, false, [&probes] {
-    ++probes;
-    return 1000L;
-  });
+  ContextGuard guard(inner, 0, warnings, false, counting_probe(probes, 1000L));
   // A primeira chamada não sabe a janela (o modelo ainda nem carregou).
   REQUIRE(guard.complete(request_with_tokens(900)).ok());
   CHECK(probes == 0);
@@ -136,10 +142,7 @@ TEST_CASE(
   EchoModel inner;
   std::ostringstream warnings;
   int probes = 0;
-  ContextGuard given(inner, 2000, warnings, false, [&probes] {
-    ++probes;
-    return 10L;
-  });
+  ContextGuard given(inner, 2000, warnings, false, counting_probe(probes, 10L));
   REQUIRE(given.complete(request_with_tokens(100)).ok());
   REQUIRE(given.complete(request_with_tokens(100)).ok());
   CHECK(probes == 0);
