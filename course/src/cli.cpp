@@ -1098,24 +1098,9 @@ int cmd_release(const Options& o, std::ostream& out, std::ostream& err) {
   return total.errors.empty() ? 0 : 1;
 }
 
-// A versão nova do curso na cópia de um aluno (./hz update).
-int cmd_update(const Options& o, std::ostream& out, std::ostream& err) {
-  const fs::path root = o.at("--root");
-  const fs::path fresh = o.at("--from");
-  if (!fs::is_directory(fresh))
-    return usage_error(err, "a versão nova " + fresh.generic_string() + " não é uma pasta");
-  if (fs::exists(fresh / "solutions")) {
-    return usage_error(err,
-                       "a versão nova tem solutions/: é o curso completo, não o "
-                       "repositório-modelo dos alunos (o professor o escreve com ./hz export)");
-  }
-  UpdateOptions options;
-  options.take_released = o.flag("--take-released");
-  const UpdateReport r = update_course(root, fresh, options);
-  if (print_errors(r.errors, err)) {
-    err << "hz-course: nada foi atualizado\n";
-    return 1;
-  }
+// O relatório do ./hz update: o que mudou, para onde foram as respostas e o
+// que o aluno precisa olhar.
+void print_update_report(std::ostream& out, const UpdateReport& r) {
   const auto list = [&out](const char* title, const std::vector<std::string>& paths) {
     if (paths.empty()) return;
     out << title << "\n";
@@ -1159,6 +1144,27 @@ int cmd_update(const Options& o, std::ostream& out, std::ostream& err) {
                   "respostas suas levadas")
         << ".\n";
   }
+}
+
+// A versão nova do curso na cópia de um aluno (./hz update).
+int cmd_update(const Options& o, std::ostream& out, std::ostream& err) {
+  const fs::path root = o.at("--root");
+  const fs::path fresh = o.at("--from");
+  if (!fs::is_directory(fresh))
+    return usage_error(err, "a versão nova " + fresh.generic_string() + " não é uma pasta");
+  if (fs::exists(fresh / "solutions")) {
+    return usage_error(err,
+                       "a versão nova tem solutions/: é o curso completo, não o "
+                       "repositório-modelo dos alunos (o professor o escreve com ./hz export)");
+  }
+  UpdateOptions options;
+  options.take_released = o.flag("--take-released");
+  const UpdateReport r = update_course(root, fresh, options);
+  if (print_errors(r.errors, err)) {
+    err << "hz-course: nada foi atualizado\n";
+    return 1;
+  }
+  print_update_report(out, r);
   return 0;
 }
 

@@ -62,6 +62,26 @@ std::vector<Message> start() {
   return {Message::system("Você é um agente."), Message::user("anote e leia")};
 }
 
+// Os pares de recusas que, sem o registro citado ("seq 3 (user)"), dizem a
+// mesma coisa: "seq 2 (reply): fora de turno / seq 4 (reply): fora de turno".
+std::vector<std::string> repeated_refusals(const std::vector<std::string>& messages) {
+  const auto said = [](const std::string& message) {
+    const std::size_t open = message.find("seq ");
+    const std::size_t close = message.find(')', open);
+    if (open == std::string::npos || close == std::string::npos) return message;
+    return message.substr(0, open) + message.substr(close + 1);
+  };
+  std::vector<std::string> repeated;
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    for (std::size_t j = i + 1; j < messages.size(); ++j) {
+      if (said(messages[i]) == said(messages[j])) {
+        repeated.push_back(messages[i] + " / " + messages[j]);
+      }
+    }
+  }
+  return repeated;
+}
+
 }  // namespace
 
 TEST_SUITE_BEGIN("04-journal/rebuild");
@@ -226,21 +246,7 @@ TEST_CASE("sequências sem sentido são recusadas citando o seq") {
   CHECK(refused({start, hz::turn_end_record("success", 0, 0)}, {"seq 2 (turn_end)"}) == "recusou");
   CHECK(refused({}, {}) == "recusou");
   // Cada recusa diz o que houve: sem o registro citado, as frases são todas diferentes.
-  std::vector<std::string> said;
-  for (const std::string& message : messages) {
-    const std::size_t open = message.find("seq ");
-    const std::size_t close = message.find(')', open);
-    said.push_back(open == std::string::npos || close == std::string::npos
-                       ? message
-                       : message.substr(0, open) + message.substr(close + 1));
-  }
-  std::vector<std::string> repeated;
-  for (std::size_t i = 0; i < said.size(); ++i) {
-    for (std::size_t j = i + 1; j < said.size(); ++j) {
-      if (said[i] == said[j]) repeated.push_back(messages[i] + " / " + messages[j]);
-    }
-  }
-  CHECK(repeated == std::vector<std::string>{});
+  CHECK(repeated_refusals(messages) == std::vector<std::string>{});
 }
 
 TEST_SUITE_END();
