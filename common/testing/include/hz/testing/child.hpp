@@ -6,10 +6,10 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <exception>
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace hz::testing {
 
@@ -27,7 +27,12 @@ pid_t fork_child(Body body) {
     try {
       body();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "o processo filho do teste lançou: %s\n", e.what());
+      // write, e não o stdio: depois de um fork, um lock do stderr pode ter
+      // ficado com uma thread que não veio junto.
+      const std::string_view said[] = {"o processo filho do teste lançou: ", e.what(), "\n"};
+      for (const std::string_view part : said) {
+        if (::write(STDERR_FILENO, part.data(), part.size()) < 0) break;
+      }
       code = kChildThrew;
     } catch (...) {
       code = kChildThrew;
