@@ -2,6 +2,7 @@
 // conferida (JSON, forma, crc, seq, tipo e campos), e cada recusa diz por quê.
 #include <doctest/doctest.h>
 
+#include <exception>
 #include <initializer_list>
 #include <iterator>
 #include <sstream>
@@ -76,13 +77,24 @@ std::string message_of(const std::string& text, std::int64_t seq) {
   return record.ok() ? std::string() : record.error().message;
 }
 
+// message_of para o INFO de CHECK_REFUSED, calculado antes do CHECK: se
+// decode_line lança (o stub), quem diz isso é o CHECK, não o INFO.
+std::string message_for_info(const std::string& text, std::int64_t seq) {
+  try {
+    return hz::testing::quoted(message_of(text, seq));
+  } catch (const std::exception& e) {
+    return std::string("(decode_line lançou: ") + e.what() + ")";
+  }
+}
+
 }  // namespace
 
 // refused_citing == kind, com a mensagem na falha mesmo quando só o tipo erra:
 //   CHECK_REFUSED(text, 4, "bad_seq", {"5", "4"});
 #define CHECK_REFUSED(text, seq, kind, ...)                              \
   do {                                                                   \
-    INFO("a mensagem: ", hz::testing::quoted(message_of(text, seq)));    \
+    const std::string hz_message = message_for_info(text, seq);          \
+    INFO("a mensagem: ", hz_message);                                    \
     CHECK(refused_citing(text, seq __VA_OPT__(, ) __VA_ARGS__) == kind); \
   } while (false)
 
