@@ -49,9 +49,10 @@ constexpr const char* kUsage =
     "      --from exercises, uma listagem de solutions/NN/... vem de exercises/NN/... (e,\n"
     "      com --update, o comentário passa a apontar para lá): o livro da cópia exportada\n"
     "      não mostra as respostas\n"
-    "  passes-on-stubs --list ARQUIVO --junit ARQUIVO [--stage NN-nome]\n"
+    "  passes-on-stubs --list ARQUIVO --junit ARQUIVO [--stage NN-nome] [--only-stub-failures]\n"
     "      julga um relatório JUnit do ctest rodado na trilha de exercícios: todo teste\n"
-    "      precisa falhar, salvo os listados em tests/NN/passes-on-stubs.txt\n"
+    "      precisa falhar, salvo os listados em tests/NN/passes-on-stubs.txt; com\n"
+    "      --only-stub-failures, só pelo stub (o que ./hz test mostra como \"ainda é o stub\")\n"
     "  report --root DIR --stage NN-nome --junit ARQUIVO --tests-json ARQUIVO\n"
     "      o resumo de uma etapa exercício por exercício, as falhas de verdade do primeiro\n"
     "      exercício com falhas e o próximo passo (--junit: ctest --output-junit;\n"
@@ -475,7 +476,7 @@ int cmd_passes_on_stubs(const Options& o, std::ostream& out, std::ostream& err) 
     }
   }
 
-  const Verdict v = judge_stubs(report.tests, allow);
+  const Verdict v = judge_stubs(report.tests, allow, o.flag("--only-stub-failures"));
   if (v.ok) {
     out << label << ": " << plural(v.total, "teste", "testes") << "; " << v.failing
         << (v.failing == 1 ? " falha" : " falham") << " com os stubs, " << v.allowed_passing
@@ -1175,7 +1176,7 @@ const Command kCommands[] = {
     {"passes-on-stubs",
      {"--stage"},
      {"--junit ARQUIVO", "--list ARQUIVO"},
-     {},
+     {"--only-stub-failures"},
      cmd_passes_on_stubs},
     {"report",
      {"--root"},

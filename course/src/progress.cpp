@@ -5,17 +5,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hz/course/stub_verdict.hpp"
 #include "hz/text.hpp"
 #include "hz/trace_words.hpp"
 
 namespace hz::course {
 namespace {
-
-bool is_stub_failure(const TestResult& t) {
-  return t.output.find(" não implementado") != std::string::npos &&
-         t.output.find("exercício ") != std::string::npos &&
-         t.output.find("ERROR:") == std::string::npos;
-}
 
 using hz::words::plural;
 

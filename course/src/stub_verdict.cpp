@@ -39,7 +39,14 @@ AllowList parse_allow_list(std::string_view text, std::string_view shown_path) {
   return list;
 }
 
-Verdict judge_stubs(const std::vector<TestResult>& results, const AllowList& allow) {
+bool is_stub_failure(const TestResult& t) {
+  return t.output.find(" não implementado") != std::string::npos &&
+         t.output.find("exercício ") != std::string::npos &&
+         t.output.find("ERROR:") == std::string::npos;
+}
+
+Verdict judge_stubs(const std::vector<TestResult>& results, const AllowList& allow,
+                    bool stub_failures_only) {
   Verdict v;
   std::set<std::string> allowed;
   for (const AllowEntry& e : allow.entries) allowed.insert(e.test);
@@ -51,6 +58,12 @@ Verdict judge_stubs(const std::vector<TestResult>& results, const AllowList& all
     switch (r.status) {
       case TestStatus::failed:
         ++v.failing;
+        if (stub_failures_only && !is_stub_failure(r)) {
+          v.problems.push_back(
+              "falha, mas não só pelo stub (o aluno leria \"testes falham\", e "
+              "não \"ainda é o stub\"): " +
+              r.name);
+        }
         break;
       case TestStatus::passed:
         if (allowed.count(r.name) > 0) {

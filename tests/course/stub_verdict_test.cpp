@@ -123,6 +123,33 @@ TEST_CASE("passes-on-stubs sem arquivo de lista exige que tudo falhe") {
                              "--junit", (t.root() / "j.xml").string(), "--stage", "01-loop"});
   CHECK(r.code == 1);
   CHECK(r.err.rfind("passa com o stub e não está na lista: b\n", 0) == 0);
+
+  // Com --only-stub-failures, a falha tem de ser só a do stub: um CHECK que
+  // falha antes, ou um crash com a mensagem do stub, reprovam.
+  const std::string stub = "exercício 01-loop/a não implementado: leia o livro\n";
+  t.write("k.xml",
+          junit_of({{"só o stub", "fail", stub},
+                    {"um CHECK antes", "fail", "x.cpp:3: ERROR: CHECK( 1 == 2 )\n" + stub},
+                    {"crash", "fail", "what():  " + stub + "FATAL ERROR: test case CRASHED"},
+                    {"outra falha", "fail", "x.cpp:9: ERROR: CHECK( 1 == 2 )"}}));
+  const std::vector<std::string> strict = {"passes-on-stubs",
+                                           "--list",
+                                           "x",
+                                           "--junit",
+                                           (t.root() / "k.xml").string(),
+                                           "--stage",
+                                           "01-loop/a",
+                                           "--only-stub-failures"};
+  const std::string why =
+      "falha, mas não só pelo stub (o aluno leria \"testes falham\", e não "
+      "\"ainda é o stub\"): ";
+  CHECK_RUN(run_course(strict), 1, "",
+            why + "um CHECK antes\n" + why + "crash\n" + why + "outra falha\n" +
+                "01-loop/a: todo teste da etapa precisa falhar com os stubs, ou estar justificado "
+                "em x\n");
+  std::vector<std::string> lenient = strict;
+  lenient.pop_back();
+  CHECK(run_course(lenient).code == 0);  // sem a opção, falhar basta
 }
 
 TEST_CASE("passes-on-stubs com relatório vazio reprova") {

@@ -35,6 +35,14 @@ struct Verdict {
   std::vector<std::string> problems;  // linhas prontas para imprimir
 };
 
-Verdict judge_stubs(const std::vector<TestResult>& results, const AllowList& allow);
+// A falha de t é só a do stub ("exercício ... não implementado", sem outro
+// CHECK falhando antes nem um crash): é o que ./hz test e ./hz progress
+// mostram como "ainda é o stub".
+bool is_stub_failure(const TestResult& t);
+
+// Com stub_failures_only, um teste que falha por outra coisa que o stub também
+// reprova: o aluno que ainda não começou leria "N testes falham".
+Verdict judge_stubs(const std::vector<TestResult>& results, const AllowList& allow,
+                    bool stub_failures_only = false);
 
 }  // namespace hz::course
