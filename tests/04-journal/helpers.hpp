@@ -138,13 +138,14 @@ inline bool cites(std::string_view reason, std::string_view fact) {
   return false;
 }
 
-// O que falta a um motivo escrito pelo aluno: começar por tool e citar cada
-// fato. Vazio quando nada falta.
-inline std::string reason_gaps(std::string_view reason, std::string_view tool,
+// O que falta a uma frase escrita pelo aluno (um motivo, uma mensagem de
+// erro): começar por prefix (vazio: qualquer começo) e citar cada fato.
+// Vazio quando nada falta.
+inline std::string reason_gaps(std::string_view reason, std::string_view prefix,
                                std::initializer_list<std::string_view> facts) {
   std::string gaps;
   const auto add = [&](const std::string& gap) { gaps += (gaps.empty() ? "" : "; ") + gap; };
-  if (!reason.starts_with(tool)) add("não começa por " + std::string(tool));
+  if (!reason.starts_with(prefix)) add("não começa por " + std::string(prefix));
   for (std::string_view fact : facts) {
     if (!cites(reason, fact)) add("não cita " + testing::quoted(fact));
   }
@@ -178,11 +179,14 @@ inline std::string line(json rec, std::int64_t seq) {
   return hz::encode_line(rec);
 }
 
+// O que why devolve quando decode_line aceita a linha.
+inline const std::string kLineAccepted = "(decode_line aceitou a linha)";
+
 // Por que decode_line recusa text (uma linha sem o \n) no lugar do seq: a
 // frase é do exercício read-record, e o aviso e o erro do journal a citam.
 inline std::string why(const std::string& text, std::int64_t seq) {
   const auto record = hz::decode_line(text, seq);
-  return record.ok() ? "(decode_line aceitou a linha)" : record.error().message;
+  return record.ok() ? kLineAccepted : record.error().message;
 }
 
 // As linhas de recs, numeradas a partir de 1.

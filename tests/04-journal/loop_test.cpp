@@ -440,10 +440,9 @@ TEST_CASE(
   // começando pelo nome da ferramenta); o resto do evento é exato.
   json event = without_times(events.front());
   const json::json_pointer first_reason("/decisions/0/reason");
-  if (event.contains(first_reason)) {
-    CHECK(event.at(first_reason).get<std::string>().starts_with("run_tests"));
-    event.at(first_reason.parent_pointer()).erase("reason");
-  }
+  REQUIRE_MESSAGE(event.contains(first_reason), event.dump());
+  CHECK(event.at(first_reason).get<std::string>().starts_with("run_tests"));
+  event.at(first_reason.parent_pointer()).erase("reason");
   CHECK(event == json{{"event", "journal_resume"},
                       {"records", 4},
                       {"turn", 1},

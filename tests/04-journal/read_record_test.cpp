@@ -71,17 +71,11 @@ std::string refused_citing(const std::string& text, std::int64_t seq,
   return out.str();
 }
 
-// A mensagem da recusa (vazia se decode_line aceitou).
-std::string message_of(const std::string& text, std::int64_t seq) {
-  const auto record = hz::decode_line(text, seq);
-  return record.ok() ? std::string() : record.error().message;
-}
-
-// message_of para o INFO de CHECK_REFUSED, calculado antes do CHECK: se
+// journal_test::why para o INFO de CHECK_REFUSED, calculado antes do CHECK: se
 // decode_line lança (o stub), quem diz isso é o CHECK, não o INFO.
 std::string message_for_info(const std::string& text, std::int64_t seq) {
   try {
-    return hz::testing::quoted(message_of(text, seq));
+    return hz::testing::quoted(journal_test::why(text, seq));
   } catch (const std::exception& e) {
     return std::string("(decode_line lançou: ") + e.what() + ")";
   }
@@ -206,10 +200,11 @@ TEST_CASE("cada problema de uma linha tem a sua mensagem") {
       {"type desconhecido", sealed({{"seq", 1}, {"type", "checkpoint"}})}};
   std::vector<std::string> repeated;
   for (std::size_t i = 0; i < std::size(lines); ++i) {
-    const std::string mine = message_of(lines[i].second, 1);
-    if (mine.empty()) repeated.push_back(std::string(lines[i].first) + ": aceita");
+    const std::string mine = journal_test::why(lines[i].second, 1);
+    if (mine == journal_test::kLineAccepted)
+      repeated.push_back(std::string(lines[i].first) + ": aceita");
     for (std::size_t j = i + 1; j < std::size(lines); ++j) {
-      if (mine == message_of(lines[j].second, 1)) {
+      if (mine == journal_test::why(lines[j].second, 1)) {
         repeated.push_back(std::string(lines[i].first) + " e " + lines[j].first + ": " +
                            hz::testing::quoted(mine));
       }

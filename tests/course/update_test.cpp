@@ -35,6 +35,13 @@ struct Trees {
     export_to(course, student);
     export_to(course, fresh);
   }
+  // Na versão nova, a região 02-b/triplo sai de soma.cpp e passa a morar em dobro.cpp.
+  void move_triplo_to_dobro() const {
+    fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
+    fresh.write("exercises/02-b/dobro.cpp", fresh.read("exercises/02-b/dobro.cpp") +
+                                                "\nint triplo(int a) {\n" + small::kTriploStub +
+                                                "}\n");
+  }
   hz::course::test::Run update(std::vector<std::string> extra = {}) const {
     extra.insert(extra.begin(), {"--from", fresh.path()});
     return run_in(student, "update", std::move(extra));
@@ -88,11 +95,7 @@ TEST_CASE("update troca os arquivos do curso e leva as respostas do aluno pela r
 TEST_CASE("update leva a resposta para o arquivo novo quando a região muda de arquivo") {
   Trees t;
   t.student.write("exercises/02-b/soma.cpp", small::kTriploAnswered02);
-  // Na versão nova, 02-b/triplo mora em dobro.cpp.
-  t.fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
-  t.fresh.write("exercises/02-b/dobro.cpp", t.fresh.read("exercises/02-b/dobro.cpp") +
-                                                "\nint triplo(int a) {\n" + small::kTriploStub +
-                                                "}\n");
+  t.move_triplo_to_dobro();
   const auto r = t.update();
   CHECK(r.err == "");
   CHECK(r.out ==
@@ -115,10 +118,7 @@ TEST_CASE("update avisa quando a resposta muda de arquivo e deixa para trás o c
   const std::string helper = "constexpr int kTres = 3;  // do aluno\n";
   t.student.write("exercises/02-b/soma.cpp",
                   small::with_own_code(small::kTriploAnswered02, helper));
-  t.fresh.write("exercises/02-b/soma.cpp", small::kSomaExercise01);
-  t.fresh.write("exercises/02-b/dobro.cpp", t.fresh.read("exercises/02-b/dobro.cpp") +
-                                                "\nint triplo(int a) {\n" + small::kTriploStub +
-                                                "}\n");
+  t.move_triplo_to_dobro();
   const auto r = t.update();
   CHECK(r.err == "");
   CHECK(r.code == 0);
