@@ -164,11 +164,7 @@ std::string nudge_text(const Verdict& verdict) {
   } else {
     return "";
   }
-  // O que fazer, e o que acontece se não fizer: o modelo não sabe que há um segundo aviso.
-  return "[aviso do harness] " + what +
-         " Mude de abordagem (outros argumentos, outra ferramenta) ou, se não houver como "
-         "avançar, pare e explique ao usuário o que tentou e onde travou. Se repetir, o turno "
-         "será encerrado.";
+  return std::string(kNudgeMark) + what + " " + std::string(kNudgeAdvice);
   // FIM-EXERCICIO
 }
 // end-listing: nudge

@@ -160,9 +160,23 @@ int cycle_period(std::span<const Observation> history);
 
 // listing: nudge
 // O aviso para o modelo, em português, para um veredito travado (stuck) do
-// tipo repeat ou cycle: o que ele repetiu e o que fazer em vez disso.
-// Qualquer outro veredito dá "".
+// tipo repeat ou cycle; qualquer outro veredito dá "". Uma linha só, que
+// começa por kNudgeMark e termina com kNudgeAdvice; o meio, com as suas
+// palavras, diz o que o modelo repetiu:
+//   - repeat: o nome da ferramenta, quantas vezes (count) e se voltou sempre
+//     o mesmo resultado ou sempre o mesmo erro (ok): os dois avisos diferem;
+//   - cycle: quantas chamadas as duas voltas da sequência ocuparam e os
+//     nomes de uma volta, na ordem (cycle).
 std::string nudge_text(const Verdict& verdict);
+
+// O começo de todo aviso: quem lê o histórico sabe que o texto não veio
+// da ferramenta.
+inline constexpr std::string_view kNudgeMark = "[aviso do harness] ";
+// O fim de todo aviso: o que fazer, e o que acontece se o modelo não fizer
+// (ele não sabe que há um segundo aviso).
+inline constexpr std::string_view kNudgeAdvice =
+    "Mude de abordagem (outros argumentos, outra ferramenta) ou, se não houver como avançar, "
+    "pare e explique ao usuário o que tentou e onde travou. Se repetir, o turno será encerrado.";
 
 // Anexa nudge_text(verdict) ao conteúdo da mensagem tool da chamada repetida,
 // depois de uma linha em branco. Não muda o papel nem o tool_call_id: o aviso

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "helpers.hpp"
 #include "hz/testing/process.hpp"
 #include "hz/testing/scripted_model.hpp"
 #include "hz/testing/stubs.hpp"
@@ -64,9 +65,7 @@ TEST_CASE("a quarta-feira para em repetition, código 7, na 4ª chamada ao model
                  "tentativas · streaming · detector de repetição: janela 5, limiar 3\n"));
   CHECK(contains(result.err, "  ↻ run_shell: repetição 2/3 (mesma chamada, mesmo resultado)\n"));
   CHECK(contains(result.err, "  ↻ run_shell: repetição 3/3 (mesma chamada, mesmo resultado)\n" +
-                                 kWarning +
-                                 "  ⚑ nota ao modelo: [aviso do harness] Você chamou "
-                                 "run_shell 3 vezes"));
+                                 kWarning + "  ⚑ nota ao modelo: [aviso do harness] "));
   CHECK(contains(result.err, "  ↻ run_shell: repetição 4/3 (mesma chamada, mesmo resultado)\n" +
                                  kStop + "■ desfecho: repetition · 4 chamadas ao modelo"));
   CHECK(hz::testing::occurrences(result.err, "⚠ repetição") == 2);
@@ -99,13 +98,8 @@ TEST_CASE(
   CHECK(messages[7]["role"] == "tool");
   CHECK(messages[7]["tool_call_id"] == "call_3_1");
   CHECK(messages[5]["content"] == messages[3]["content"]);
-  CHECK(repeated ==
-        messages[5]["content"].get<std::string>() +
-            "\n\n[aviso do harness] Você chamou run_shell 3 vezes com os mesmos argumentos e "
-            "recebeu sempre o mesmo resultado: repetir a chamada não traz nada novo. Mude de "
-            "abordagem (outros argumentos, outra ferramenta) ou, se não houver como avançar, "
-            "pare e explique ao usuário o que tentou e onde travou. Se repetir, o turno será "
-            "encerrado.");
+  const std::string warning = hz::testing::repeat_nudge("run_shell", 3);
+  CHECK(repeated == messages[5]["content"].get<std::string>() + "\n\n" + warning);
   CHECK(contains(messages[5]["content"].get<std::string>(), "test_login ... FALHOU"));
 }
 

@@ -63,6 +63,40 @@ inline std::string hex(std::uint64_t value) {
   return text;
 }
 
+// O veredito esperado, campo a campo (period e cycle à parte, nos ciclos).
+inline Verdict verdict(Repetition kind, int count, bool stuck, Action action, std::string name,
+                       bool ok = true) {
+  Verdict expected;
+  expected.kind = kind;
+  expected.count = count;
+  expected.stuck = stuck;
+  expected.action = action;
+  expected.name = std::move(name);
+  expected.ok = ok;
+  return expected;
+}
+
+// O veredito de um ciclo: a sequência `names` (o período é o tamanho dela)
+// apareceu duas vezes seguidas na janela.
+inline Verdict cycle_seen_twice(Action action, std::vector<std::string> names) {
+  Verdict expected = verdict(Repetition::cycle, 2, true, action, names.back());
+  expected.period = static_cast<int>(names.size());
+  expected.cycle = std::move(names);
+  return expected;
+}
+
+// O aviso que o loop anexa quando `name` trava em `count` chamadas iguais, e
+// quando a sequência `names` se repete: o nudge_text do aluno para o veredito
+// que o detector dá (no loop, ok é sempre true). As palavras do aviso são do
+// aluno (exercício nudge); os testes da política e do loop comparam com elas.
+inline std::string repeat_nudge(std::string name, int count) {
+  return nudge_text(verdict(Repetition::repeat, count, true, Action::warn, std::move(name)));
+}
+
+inline std::string cycle_nudge(std::vector<std::string> names) {
+  return nudge_text(cycle_seen_twice(Action::warn, std::move(names)));
+}
+
 // Uma observação sintética: a chamada é a letra (A, B, ...) e o resultado, um
 // número. Para os testes que não dependem de call_key.
 inline Observation seen(char call, std::uint64_t result = 1, int step = 0) {

@@ -13,6 +13,7 @@
 #include "../02-brakes/helpers.hpp"
 #include "agent_loop.hpp"
 #include "context.hpp"
+#include "helpers.hpp"
 #include "hz/chat_client.hpp"
 #include "hz/testing/printing.hpp"
 #include "hz/testing/scripted_model.hpp"
@@ -107,11 +108,8 @@ constexpr std::string_view kWednesday = R"({"name": "quarta", "steps": [
    "repeat": "forever"}
 ]})";
 
-const std::string kNudge =
-    "[aviso do harness] Você chamou run_tests 3 vezes com os mesmos argumentos e recebeu sempre "
-    "o mesmo resultado: repetir a chamada não traz nada novo. Mude de abordagem (outros "
-    "argumentos, outra ferramenta) ou, se não houver como avançar, pare e explique ao usuário o "
-    "que tentou e onde travou. Se repetir, o turno será encerrado.";
+// O aviso anexado à 3ª run_tests: o nudge_text do aluno (helpers.hpp).
+std::string nudge() { return hz::testing::repeat_nudge("run_tests", 3); }
 
 }  // namespace
 
@@ -132,7 +130,7 @@ TEST_CASE("a quarta-feira para em repetition na 4ª chamada, com o aviso depois 
     const std::string id = "call_" + std::to_string(call) + "_1";
     history.push_back(
         Message::assistant("Vou rodar o teste de novo.", {hz::ToolCall{id, "run_tests", "{}"}}));
-    history.push_back(Message::tool(id, call == 3 ? kFailure + "\n\n" + kNudge : kFailure));
+    history.push_back(Message::tool(id, call == 3 ? kFailure + "\n\n" + nudge() : kFailure));
   }
   INFO(first_difference(rig.history, history));
   CHECK(rig.history == history);
@@ -178,7 +176,7 @@ TEST_CASE("com duas chamadas no passo, o aviso vai no resultado da repetida, nã
   REQUIRE(bodies.size() == 4);
   const json& messages = bodies[3]["messages"];
   REQUIRE(messages.size() == 11);  // regras, usuário e 3 × (assistente + 2 resultados)
-  CHECK(messages[9] == hz::to_json(Message::tool("call_3_1", kFailure + "\n\n" + kNudge)));
+  CHECK(messages[9] == hz::to_json(Message::tool("call_3_1", kFailure + "\n\n" + nudge())));
   CHECK(messages[10] == hz::to_json(Message::tool("call_3_2", "página a partir de 18")));
 }
 
@@ -224,13 +222,11 @@ TEST_CASE("três erros idênticos seguidos recebem o aviso, e o quarto para") {
   const std::vector<json> bodies = rig.bodies();
   REQUIRE(bodies.size() == 4);
   const std::string last = bodies[3]["messages"].back()["content"].get<std::string>();
+  const std::string warning = hz::testing::repeat_nudge("apagar_tudo", 3);
   CHECK(last ==
         "erro: ferramenta desconhecida \"apagar_tudo\". Ferramentas disponíveis: run_tests, "
-        "poll, read_page, wait.\n\n[aviso do harness] Você chamou apagar_tudo 3 vezes com os "
-        "mesmos argumentos e recebeu sempre o mesmo resultado: repetir a chamada não traz nada "
-        "novo. Mude de abordagem (outros argumentos, outra ferramenta) ou, se não houver como "
-        "avançar, pare e explique ao usuário o que tentou e onde travou. Se repetir, o turno "
-        "será encerrado.");
+        "poll, read_page, wait.\n\n" +
+            warning);
 }
 
 TEST_CASE("depois do aviso, o modelo que muda de abordagem termina o turno em success") {
@@ -356,7 +352,6 @@ TEST_CASE("o ciclo A-B-A-B no turno: aviso na 4ª chamada, repetition na 5ª") {
   const std::vector<json> bodies = rig.bodies();
   REQUIRE(bodies.size() == 5);
   const std::string last = bodies[4]["messages"].back()["content"].get<std::string>();
-  CHECK(last.rfind("esperei 5 s\n\n[aviso do harness] Suas últimas 4 chamadas repetiram duas "
-                   "vezes a mesma sequência (run_tests → wait)",
-                   0) == 0);
+  const std::string warning = hz::testing::cycle_nudge({"run_tests", "wait"});
+  CHECK(last == "esperei 5 s\n\n" + warning);
 }

@@ -14,6 +14,7 @@
 
 #include "../02-brakes/helpers.hpp"
 #include "budget.hpp"
+#include "helpers.hpp"
 #include "policy.hpp"
 #include "repetition.hpp"
 
@@ -26,6 +27,8 @@ using hz::TurnState;
 using hz::test01::event_difference;
 using hz::test01::event_names;
 using hz::test02::FakeClock;
+using hz::testing::cycle_nudge;
+using hz::testing::repeat_nudge;
 using nlohmann::json;
 using std::chrono::milliseconds;
 
@@ -41,15 +44,6 @@ std::string shown_decision(const Decision& decision) {
       return "para: " + std::string(hz::to_string(decision.outcome));
   }
   return "?";
-}
-
-// O aviso para run_shell repetida `count` vezes (o texto de nudge_text).
-std::string nudge(const std::string& name, int count) {
-  return "[aviso do harness] Você chamou " + name + " " + std::to_string(count) +
-         " vezes com os mesmos argumentos e recebeu sempre o mesmo resultado: repetir a chamada "
-         "não traz nada novo. Mude de abordagem (outros argumentos, outra ferramenta) ou, se não "
-         "houver como avançar, pare e explique ao usuário o que tentou e onde travou. Se "
-         "repetir, o turno será encerrado.";
 }
 
 // Os freios com o detector padrão (janela 5, limiar 3), sem teto, sem prazo.
@@ -116,7 +110,7 @@ TEST_CASE("os freios não guardam nada: a memória do passo, noutros Brakes, con
   rig.state.last_results = {Message::tool("c3", kStuckFailure)};
   const Decision first = rig.brakes.after_step(rig.state);
   const Decision again = rig.brakes.after_step(rig.state);
-  CHECK(shown_decision(first) == "segue com nota: " + nudge("run_shell", 3));
+  CHECK(shown_decision(first) == "segue com nota: " + repeat_nudge("run_shell", 3));
   CHECK(shown_decision(again) == shown_decision(first));
   // Outros Brakes (como os de um processo retomado), com a memória do aviso:
   // o próximo travamento para.
@@ -130,7 +124,8 @@ TEST_CASE("os freios não guardam nada: a memória do passo, noutros Brakes, con
   CHECK(shown_decision(fresh.after_step(resumed)) == "para: repetition");
   // Com a memória de antes do aviso, os mesmos fatos só dariam o aviso.
   resumed.memory = rig.state.memory;
-  CHECK(shown_decision(fresh.after_step(resumed)) == "segue com nota: " + nudge("run_shell", 3));
+  CHECK(shown_decision(fresh.after_step(resumed)) ==
+        "segue com nota: " + repeat_nudge("run_shell", 3));
 }
 
 TEST_CASE("a política avisa na terceira chamada igual e para na quarta com repetition") {
@@ -138,7 +133,7 @@ TEST_CASE("a política avisa na terceira chamada igual e para na quarta com repe
   CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
   CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
   const Decision warned = rig.step("run_shell", kTest, kStuckFailure);
-  CHECK(shown_decision(warned) == "segue com nota: " + nudge("run_shell", 3));
+  CHECK(shown_decision(warned) == "segue com nota: " + repeat_nudge("run_shell", 3));
   CHECK(warned.note_call_id == "c3");  // o aviso vai no resultado da chamada repetida
   CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "para: repetition");
   const std::vector<json> expected{
@@ -219,12 +214,8 @@ TEST_CASE("a política vê um ciclo A-B-A-B e o nomeia no aviso") {
   CHECK(shown_decision(rig.step("read_file", read, "erro: conexão recusada")) == "segue");
   CHECK(shown_decision(rig.step("run_shell", kTest, kStuckFailure)) == "segue");
   const Decision warned = rig.step("read_file", read, "erro: conexão recusada");
-  CHECK(shown_decision(warned) ==
-        "segue com nota: [aviso do harness] Suas últimas 4 chamadas repetiram duas vezes a "
-        "mesma sequência (run_shell → read_file), com os mesmos argumentos e os mesmos "
-        "resultados: repetir a sequência não traz nada novo. Mude de abordagem (outros "
-        "argumentos, outra ferramenta) ou, se não houver como avançar, pare e explique ao "
-        "usuário o que tentou e onde travou. Se repetir, o turno será encerrado.");
+  const std::string warning = cycle_nudge({"run_shell", "read_file"});
+  CHECK(shown_decision(warned) == "segue com nota: " + warning);
   const std::vector<json> events = rig.recorded.events();
   REQUIRE_FALSE(events.empty());
   CHECK(event_difference({events.back()}, {{{"event", "repetition_warning"},
@@ -243,7 +234,7 @@ TEST_CASE("a política observa cada tool call do passo, e o aviso do passo não 
   // Três leituras iguais em paralelo: travam na terceira, no mesmo passo; a
   // quarta (outro passo) para.
   CHECK(shown_decision(rig.step({{a1, "x"}, {a2, "x"}, {a3, "x"}})) ==
-        "segue com nota: " + nudge("read_file", 3));
+        "segue com nota: " + repeat_nudge("read_file", 3));
   CHECK(event_names(rig.recorded.events()) ==
         std::vector<std::string>{"tool_repetition", "tool_repetition", "repetition_warning"});
   CHECK(shown_decision(rig.step({{ToolCall{"a4", "read_file", R"({"path":"a.txt"})"}, "x"}})) ==
@@ -286,7 +277,7 @@ TEST_CASE("o aviso do detector e a nota de orçamento no mesmo passo vão juntos
   budget.charge(85);
   const Decision both = rig.step("run_shell", kTest, kStuckFailure);
   CHECK(shown_decision(both) ==
-        "segue com nota: " + nudge("run_shell", 3) +
+        "segue com nota: " + repeat_nudge("run_shell", 3) +
             "\n\n[nota do harness: restam US$ 0.000015 do orçamento de US$ 0.0001 desta "
             "conversa; conclua o trabalho e responda sem chamar mais ferramentas]");
   CHECK(both.note_call_id == "c3");
@@ -314,7 +305,7 @@ TEST_CASE("o aviso cita a chamada que travou, mesmo com outra depois dela no pas
     if (i < 3) {
       CHECK(shown_decision(decision) == "segue");
     } else {
-      CHECK(shown_decision(decision) == "segue com nota: " + nudge("run_shell", 3));
+      CHECK(shown_decision(decision) == "segue com nota: " + repeat_nudge("run_shell", 3));
       CHECK(decision.note_call_id == "test3");
     }
   }

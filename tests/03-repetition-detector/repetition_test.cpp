@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "helpers.hpp"
+#include "hz/testing/facts.hpp"
 #include "hz/testing/printing.hpp"
 #include "repetition.hpp"
 
@@ -21,37 +24,17 @@ using hz::RepetitionConfig;
 using hz::RepetitionDetector;
 using hz::Verdict;
 using hz::testing::called;
+using hz::testing::cycle_seen_twice;
 using hz::testing::hex;
 using hz::testing::seen;
 using hz::testing::seen_all;
+using hz::testing::verdict;
 
 namespace {
 
 // A chave em hexadecimal, para a falha mostrar os dois lados como o teste os escreve.
 std::string key(std::string name, std::string arguments) {
   return hex(hz::call_key(hz::ToolCall{"call_1", std::move(name), std::move(arguments)}));
-}
-
-// O veredito esperado, campo a campo (period e cycle à parte, nos ciclos).
-Verdict verdict(Repetition kind, int count, bool stuck, Action action, std::string name,
-                bool ok = true) {
-  Verdict expected;
-  expected.kind = kind;
-  expected.count = count;
-  expected.stuck = stuck;
-  expected.action = action;
-  expected.name = std::move(name);
-  expected.ok = ok;
-  return expected;
-}
-
-// O veredito de um ciclo: a sequência `names` (o período é o tamanho dela)
-// apareceu duas vezes seguidas na janela.
-Verdict cycle_seen_twice(Action action, std::vector<std::string> names) {
-  Verdict expected = verdict(Repetition::cycle, 2, true, action, names.back());
-  expected.period = static_cast<int>(names.size());
-  expected.cycle = std::move(names);
-  return expected;
 }
 
 // read_file do mesmo arquivo, com o mesmo conteúdo, no passo `step`.
@@ -62,10 +45,6 @@ Observation test_fails(int step) {
   return called("run_shell", R"({"command":"make test"})",
                 "FAIL test_login: esperado 200, veio 500", step, false);
 }
-
-constexpr const char* kAdvice =
-    " Mude de abordagem (outros argumentos, outra ferramenta) ou, se não houver como avançar, "
-    "pare e explique ao usuário o que tentou e onde travou. Se repetir, o turno será encerrado.";
 
 }  // namespace
 
@@ -539,39 +518,84 @@ TEST_SUITE_END();
 // ---------------------------------------------------------------------------
 TEST_SUITE_BEGIN("03-repetition-detector/nudge");
 
+namespace {
+
+// O que falta a um aviso (as palavras são do aluno): uma linha só, de
+// kNudgeMark até kNudgeAdvice, com algo entre os dois que cite cada fato.
+// Vazio se nada falta; senão, o que falta e o aviso inteiro.
+std::string nudge_gaps(const std::string& text, std::initializer_list<std::string_view> facts) {
+  const std::string_view mark = hz::kNudgeMark;
+  const std::string_view advice = hz::kNudgeAdvice;
+  std::string gaps;
+  const auto add = [&](const std::string& gap) { gaps += (gaps.empty() ? "" : "; ") + gap; };
+  if (!text.starts_with(mark)) add("não começa por kNudgeMark");
+  if (!text.ends_with(advice)) add("não termina com kNudgeAdvice");
+  if (text.find('\n') != std::string::npos) add("tem mais de uma linha");
+  const bool framed = gaps.empty();
+  if (framed && text.size() == mark.size() + advice.size()) add("não diz o que se repetiu");
+  // Os fatos contam só no meio, a parte do aluno (ou no texto todo, se a moldura falta).
+  const std::string_view middle =
+      framed ? std::string_view(text).substr(mark.size(), text.size() - mark.size() - advice.size())
+             : std::string_view(text);
+  const std::string cited = hz::testing::reason_gaps(middle, "", facts);
+  if (!cited.empty()) add(cited);
+  return gaps.empty() ? "" : gaps + " — o aviso: " + hz::testing::quoted(text);
+}
+
+// Os nomes aparecem em text, um depois do outro? Vazio se sim.
+std::string order_gap(const std::string& text, const std::vector<std::string>& names) {
+  std::size_t from = 0;
+  for (const std::string& name : names) {
+    const std::size_t at = text.find(name, from);
+    if (at == std::string::npos) {
+      return "não cita " + hz::testing::quoted(name) + " depois do nome anterior em " +
+             hz::testing::quoted(text);
+    }
+    from = at + name.size();
+  }
+  return "";
+}
+
+}  // namespace
+
 TEST_CASE("nudge_text de uma repetição diz a ferramenta, quantas vezes e o que fazer") {
-  const Verdict repeated = verdict(Repetition::repeat, 3, true, Action::warn, "read_file");
-  CHECK(hz::nudge_text(repeated) ==
-        std::string("[aviso do harness] Você chamou read_file 3 vezes com os "
-                    "mesmos argumentos e recebeu sempre o mesmo resultado: "
-                    "repetir a chamada não traz nada novo.") +
-            kAdvice);
+  const std::string text =
+      hz::nudge_text(verdict(Repetition::repeat, 3, true, Action::warn, "read_file"));
+  CHECK(nudge_gaps(text, {"read_file", "3"}) == "");
 }
 
-TEST_CASE("nudge_text de uma repetição que falha fala do mesmo erro") {
-  const Verdict failing = verdict(Repetition::repeat, 4, true, Action::warn, "run_shell", false);
-  CHECK(hz::nudge_text(failing) ==
-        std::string("[aviso do harness] Você chamou run_shell 4 vezes com os "
-                    "mesmos argumentos e recebeu sempre o mesmo erro: "
-                    "repetir a chamada não traz nada novo.") +
-            kAdvice);
+TEST_CASE("nudge_text conta as vezes do veredito, e não sempre o limiar padrão") {
+  const std::string text =
+      hz::nudge_text(verdict(Repetition::repeat, 4, true, Action::warn, "run_shell"));
+  CHECK(nudge_gaps(text, {"run_shell", "4"}) == "");
 }
 
-TEST_CASE("nudge_text de um ciclo mostra a sequência") {
-  const Verdict cycle = cycle_seen_twice(Action::warn, {"run_shell", "read_file", "edit_file"});
-  CHECK(hz::nudge_text(cycle) ==
-        std::string("[aviso do harness] Suas últimas 6 chamadas repetiram "
-                    "duas vezes a mesma sequência (run_shell → read_file → "
-                    "edit_file), com os mesmos argumentos e os mesmos "
-                    "resultados: repetir a sequência não traz nada novo.") +
-            kAdvice);
+TEST_CASE("nudge_text de uma repetição que falha não diz o mesmo que a que deu certo") {
+  const std::string failed =
+      hz::nudge_text(verdict(Repetition::repeat, 4, true, Action::warn, "run_shell", false));
+  const std::string succeeded =
+      hz::nudge_text(verdict(Repetition::repeat, 4, true, Action::warn, "run_shell", true));
+  CHECK(nudge_gaps(failed, {"run_shell", "4"}) == "");
+  CHECK(failed != succeeded);
+}
+
+TEST_CASE("nudge_text de um ciclo diz quantas chamadas e a sequência, na ordem") {
+  for (const std::vector<std::string>& names :
+       {std::vector<std::string>{"run_shell", "read_file", "edit_file"},
+        std::vector<std::string>{"run_tests", "wait"}}) {
+    CAPTURE(names);
+    const std::string text = hz::nudge_text(cycle_seen_twice(Action::warn, names));
+    // Duas voltas da sequência: 6 chamadas no período 3, 4 no período 2.
+    CHECK(nudge_gaps(text, {std::to_string(2 * names.size())}) == "");
+    CHECK(order_gap(text, names) == "");
+  }
 }
 
 TEST_CASE("nudge_text de um veredito que não travou é vazio") {
-  CHECK(hz::nudge_text(verdict(Repetition::fresh, 1, false, Action::none, "a")).empty());
-  CHECK(hz::nudge_text(verdict(Repetition::progress, 1, false, Action::none, "a")).empty());
-  CHECK(hz::nudge_text(verdict(Repetition::repeat, 2, false, Action::none, "a")).empty());
-  CHECK(hz::nudge_text(verdict(Repetition::exempt, 0, false, Action::none, "wait")).empty());
+  CHECK(hz::nudge_text(verdict(Repetition::fresh, 1, false, Action::none, "a")) == "");
+  CHECK(hz::nudge_text(verdict(Repetition::progress, 1, false, Action::none, "a")) == "");
+  CHECK(hz::nudge_text(verdict(Repetition::repeat, 2, false, Action::none, "a")) == "");
+  CHECK(hz::nudge_text(verdict(Repetition::exempt, 0, false, Action::none, "wait")) == "");
 }
 
 TEST_CASE("append_nudge anexa o aviso ao resultado, depois de uma linha em branco") {

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hz/testing/child.hpp"
+#include "hz/testing/facts.hpp"
 #include "hz/testing/printing.hpp"
 #include "hz/tools.hpp"
 #include "hz/wire.hpp"
@@ -123,34 +124,9 @@ inline void check_replay(const Replay& replay, Replay::Kind kind, const std::str
     hz::check_replay(__VA_ARGS__);                   \
   } while (false)
 
-// fact aparece em reason? Um número (só algarismos) vale inteiro: o 8 de
-// "8 bytes" conta, o de "18" não.
-inline bool cites(std::string_view reason, std::string_view fact) {
-  const bool number = !fact.empty() && fact.find_first_not_of("0123456789") == fact.npos;
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  for (auto at = reason.find(fact); at != reason.npos; at = reason.find(fact, at + 1)) {
-    const std::size_t end = at + fact.size();
-    if (!number ||
-        ((at == 0 || !digit(reason[at - 1])) && (end == reason.size() || !digit(reason[end])))) {
-      return true;
-    }
-  }
-  return false;
-}
-
-// O que falta a uma frase escrita pelo aluno (um motivo, uma mensagem de
-// erro): começar por prefix (vazio: qualquer começo) e citar cada fato.
-// Vazio quando nada falta.
-inline std::string reason_gaps(std::string_view reason, std::string_view prefix,
-                               std::initializer_list<std::string_view> facts) {
-  std::string gaps;
-  const auto add = [&](const std::string& gap) { gaps += (gaps.empty() ? "" : "; ") + gap; };
-  if (!reason.starts_with(prefix)) add("não começa por " + std::string(prefix));
-  for (std::string_view fact : facts) {
-    if (!cites(reason, fact)) add("não cita " + testing::quoted(fact));
-  }
-  return gaps;
-}
+// As frases do aluno conferidas pelos fatos (hz/testing/facts.hpp).
+using testing::cites;
+using testing::reason_gaps;
 
 // Confere uma decisão cujo motivo é do aluno: o tipo, e que o motivo começa
 // pelo nome da ferramenta e cita cada fato (o caminho, os tamanhos...).
