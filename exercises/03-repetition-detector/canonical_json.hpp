@@ -16,10 +16,10 @@
 //     string depois de lidas, e saem as duas como "é";
 //   - números: um número lido como inteiro (sem ponto nem expoente, cabendo
 //     em 64 bits) sai com todos os dígitos; um número com ponto ou expoente
-//     cujo valor é inteiro e está entre -2^53 e 2^53 sai como inteiro (1, 1.0
-//     e 1e0 dão "1"; -0 e -0.0 dão "0"); qualquer outro sai como o double
-//     mais curto que volta ao mesmo valor, no formato do nlohmann (1.5,
-//     1e+16, 1e-07). 2^53 é onde o double deixa de representar todos os
+//     cujo valor é inteiro e está de -2^53 a 2^53, inclusive, sai como
+//     inteiro (1, 1.0 e 1e0 dão "1"; -0 e -0.0 dão "0"); qualquer outro sai
+//     como o double mais curto que volta ao mesmo valor, no formato do
+//     nlohmann (1.5, 1e+16, 1e-07). 2^53 é onde o double deixa de representar todos os
 //     inteiros: acima dele, 9007199254740993.0 já foi lido como
 //     9007199254740992, e escrevê-lo como inteiro afirmaria uma precisão
 //     que o valor não tem;

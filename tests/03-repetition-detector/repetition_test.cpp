@@ -492,6 +492,12 @@ TEST_CASE("limiar igual à janela (5 e 5): trava só na quinta") {
   }
   CHECK(detector.observe(read_a(5)) ==
         verdict(Repetition::repeat, 5, true, Action::warn, "read_file"));
+  // Com outra chamada no meio, a primeira das cinco já saiu da janela (W conta a atual).
+  RepetitionDetector spaced(RepetitionConfig{.window = 5, .threshold = 5});
+  for (int step = 1; step <= 4; ++step) spaced.observe(read_a(step));
+  spaced.observe(called("list_dir", "{}", "a.txt", 5));
+  CHECK(spaced.observe(read_a(6)) ==
+        verdict(Repetition::repeat, 4, false, Action::none, "read_file"));
 }
 
 TEST_CASE("janela e limiar máximos (100 e 100): trava na centésima") {
