@@ -48,10 +48,16 @@ ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size
 
 // listing: check-arguments
 // Os argumentos de call lidos como objeto JSON e conferidos contra o schema:
-// texto vazio (ou só espaços) vale {}; JSON inválido ou que não é objeto, e
-// campo de "required" ausente, são um Error com o texto para o modelo, sem o
-// prefixo "erro: ".
+// texto vazio (ou só espaços) vale {}, e campos além dos de "required" voltam
+// no objeto. Uma recusa é um Error com o texto para o modelo (sem o prefixo
+// "erro: "), com as suas palavras, que cita o nome da ferramenta e:
+//   - texto que não é JSON, ou JSON que não é objeto: o texto recebido,
+//     cortado no meio em kMaxQuotedArguments bytes (truncate_middle);
+//   - um campo de "required" ausente: o primeiro que falta, na ordem do
+//     schema, entre aspas ("path").
 Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall& call);
+
+inline constexpr std::size_t kMaxQuotedArguments = 200;
 // end-listing: check-arguments
 
 // listing: toolbox
@@ -70,8 +76,17 @@ class ToolBox {
   // Limite, em bytes, do texto de uma mensagem tool.
   std::size_t max_output_bytes() const { return max_output_bytes_; }
 
-  // Roda uma chamada e devolve a mensagem tool que responde a ela.
-  // Não lança por nada que venha do modelo ou da ferramenta.
+  // Roda uma chamada e devolve a mensagem tool que responde a ela. Não lança
+  // por nada que venha do modelo ou da ferramenta. A chamada passa por
+  // portas, nesta ordem, e a primeira que fecha dá um erro (ok falso) que
+  // começa por "erro: " e segue com as suas palavras:
+  //   - nenhuma ferramenta com o nome: cita o nome e os da caixa, na ordem;
+  //   - check_arguments recusou: o texto do Error dele;
+  //   - o aprovador (só com needs_approval e um aprovador) disse não: cita o
+  //     nome da ferramenta;
+  //   - run lançou: cita o nome e o what() (algo que não é std::exception,
+  //     sem what(), também vira erro, com o nome).
+  // Uma falha esperada (ToolOutput::failure) vai como veio, sem prefixo.
   ToolResult dispatch(const ToolCall& call) const;
 
  private:

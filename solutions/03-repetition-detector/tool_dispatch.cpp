@@ -41,8 +41,8 @@ Result<nlohmann::json> check_arguments(const ToolSchema& schema, const ToolCall&
     args = nlohmann::json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
   }
   if (!args.is_object()) {
-    return Error{"os argumentos de " + call.name +
-                 " não são um objeto JSON válido: " + truncate_middle(call.arguments, 200)};
+    return Error{"os argumentos de " + call.name + " não são um objeto JSON válido: " +
+                 truncate_middle(call.arguments, kMaxQuotedArguments)};
   }
   const nlohmann::json required = schema.parameters.value("required", nlohmann::json::array());
   for (const nlohmann::json& field : required) {

@@ -1,15 +1,18 @@
 // check_arguments: os argumentos de uma tool call lidos como objeto JSON e
 // conferidos contra os campos obrigatórios do schema. O erro é o texto que o
-// modelo vai ler (o despacho acrescenta o prefixo "erro: ").
+// modelo vai ler (o despacho acrescenta o prefixo "erro: "), com as palavras
+// do aluno: os testes conferem o que ele cita.
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "helpers.hpp"
+#include "hz/testing/facts.hpp"
+#include "hz/text.hpp"
 #include "tool_dispatch.hpp"
 
 using hz::ToolCall;
-using hz::test01::as_error;
+using hz::test01::refusal_gaps;
 using hz::test01::shown;
 using nlohmann::json;
 
@@ -46,38 +49,38 @@ TEST_CASE("check_arguments conta argumentos vazios como um objeto vazio") {
 TEST_CASE("check_arguments recusa texto que não é JSON") {
   const auto args =
       hz::check_arguments(schema_with({"text"}), ToolCall{"c1", "echo", R"({"text": )"});
-  CHECK(shown(args) ==
-        as_error(R"(os argumentos de echo não são um objeto JSON válido: {"text": )"));
+  CHECK(refusal_gaps(args, {"echo", R"({"text": )"}) == "");
 }
 
 TEST_CASE("check_arguments recusa JSON que não é um objeto") {
-  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c1", "echo", "[1, 2]"})) ==
-        as_error("os argumentos de echo não são um objeto JSON válido: [1, 2]"));
-  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c2", "echo", "\"texto\""})) ==
-        as_error("os argumentos de echo não são um objeto JSON válido: \"texto\""));
-  CHECK(shown(hz::check_arguments(schema_with({}), ToolCall{"c3", "echo", "null"})) ==
-        as_error("os argumentos de echo não são um objeto JSON válido: null"));
+  for (const char* arguments : {"[1, 2]", "\"texto\"", "null"}) {
+    CAPTURE(arguments);
+    CHECK(refusal_gaps(hz::check_arguments(schema_with({}), ToolCall{"c1", "echo", arguments}),
+                       {"echo", arguments}) == "");
+  }
 }
 
 TEST_CASE("check_arguments corta no meio argumentos inválidos muito longos") {
   const std::string junk = "{" + std::string(300, 'x');
   const auto args = hz::check_arguments(schema_with({}), ToolCall{"c1", "echo", junk});
-  CHECK(shown(args) ==
-        as_error("os argumentos de echo não são um objeto JSON válido: {" + std::string(99, 'x') +
-                 "[... 101 bytes omitidos ...]" + std::string(100, 'x')));
+  const std::string cut =
+      "{" + std::string(99, 'x') + "[... 101 bytes omitidos ...]" + std::string(100, 'x');
+  CHECK(cut == hz::truncate_middle(junk, hz::kMaxQuotedArguments));
+  CHECK(refusal_gaps(args, {"echo", cut}) == "");
+  CHECK_FALSE(hz::testing::cites(args ? "" : args.error().message, junk));
 }
 
 TEST_CASE("check_arguments aponta o campo obrigatório que falta") {
   const auto args = hz::check_arguments(schema_with({"path", "old_text"}),
                                         ToolCall{"c2", "edit", R"({"path":"a.txt"})"});
-  CHECK(shown(args) == as_error("falta o campo obrigatório \"old_text\" nos argumentos de edit."));
+  CHECK(refusal_gaps(args, {"edit", "\"old_text\""}) == "");
 }
 
 TEST_CASE("check_arguments aponta o primeiro campo obrigatório que falta, na ordem do schema") {
   const auto args =
       hz::check_arguments(schema_with({"path", "content"}), ToolCall{"c3", "write_file", "{}"});
-  CHECK(shown(args) ==
-        as_error("falta o campo obrigatório \"path\" nos argumentos de write_file."));
+  CHECK(refusal_gaps(args, {"write_file", "\"path\""}) == "");
+  CHECK_FALSE(hz::testing::cites(args ? "" : args.error().message, "\"content\""));
 }
 
 TEST_CASE("check_arguments aceita um schema sem a lista required") {

@@ -12,18 +12,21 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "hz/chat_client.hpp"
 #include "hz/result.hpp"
+#include "hz/testing/facts.hpp"
 #include "hz/testing/printing.hpp"
 #include "hz/testing/temp_dir.hpp"
 #include "hz/tools.hpp"
 #include "hz/trace.hpp"
 #include "hz/wire.hpp"
 #include "outcome.hpp"
+#include "tool_dispatch.hpp"
 
 namespace hz {
 
@@ -202,11 +205,33 @@ inline std::string as_error(const std::string& message) {
   return "Error: " + testing::quoted(message);
 }
 
+// O que falta a um erro escrito pelo aluno (o Error de check_arguments, com
+// prefix vazio, ou a mensagem do despacho, com prefix "erro: "): começar por
+// prefix e citar cada fato. Vazio se nada falta; senão, o que falta e o texto.
+inline std::string error_gaps(std::string_view text, std::string_view prefix,
+                              std::initializer_list<std::string_view> facts) {
+  const std::string gaps = testing::reason_gaps(text, prefix, facts);
+  return gaps.empty() ? "" : gaps + " — o texto: " + testing::quoted(text);
+}
+
+// O mesmo para o que check_arguments devolveu, que precisa ser uma recusa.
+inline std::string refusal_gaps(const Result<nlohmann::json>& args,
+                                std::initializer_list<std::string_view> facts) {
+  if (args.ok()) return "check_arguments aceitou " + args.value().dump() + " em vez de recusar";
+  return error_gaps(args.error().message, "", facts);
+}
+
+// A mensagem do despacho quando check_arguments recusa call: "erro: " e o
+// texto do Error do aluno ("(aceitou)" se não recusou).
+inline std::string args_refusal(const ToolSchema& schema, const ToolCall& call) {
+  const Result<nlohmann::json> args = check_arguments(schema, call);
+  return args.ok() ? "(check_arguments aceitou)" : "erro: " + args.error().message;
+}
+
 // O que check_arguments devolveu, como texto que um CHECK compara e imprime:
 // o objeto lido (dump) ou o erro entre aspas, para que um ponto ou um espaço
 // a mais apareça:
 //   CHECK(shown(args) == R"({"path":"a.txt"})");
-//   CHECK(shown(args) == as_error("falta o campo obrigatório ..."));
 inline std::string shown(const Result<nlohmann::json>& result) {
   return result.ok() ? result.value().dump() : as_error(result.error().message);
 }

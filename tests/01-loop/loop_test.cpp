@@ -155,20 +155,18 @@ TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo"
 TEST_CASE("ferramenta desconhecida vira texto de erro e o loop continua") {
   LoopRig rig(R"({"name": "desconhecida", "steps": [
     {"tool_calls": [{"id": "c1", "name": "apagar_tudo", "arguments": "{}"}]},
-    {"expect": {"last_role": "tool", "last_contains": ["desconhecida"]}, "content": "desculpe"}
+    {"expect": {"last_role": "tool", "last_contains": ["apagar_tudo"]}, "content": "desculpe"}
   ]})",
               {echo_tool(), throwing_tool()});
   const auto result = rig.turn("limpe tudo");
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "desculpe");
   CHECK(result.model_calls == 2);
+  // A mensagem de erro é a do despacho do aluno (exercício dispatch).
+  const ToolCall call{"c1", "apagar_tudo", "{}"};
   const std::vector<Message> expected{
-      Message::system("regras"), Message::user("limpe tudo"),
-      Message::assistant("", {ToolCall{"c1", "apagar_tudo", "{}"}}),
-      Message::tool("c1",
-                    "erro: ferramenta desconhecida \"apagar_tudo\". "
-                    "Ferramentas disponíveis: echo, explode."),
-      Message::assistant("desculpe")};
+      Message::system("regras"), Message::user("limpe tudo"), Message::assistant("", {call}),
+      rig.box.dispatch(call).message, Message::assistant("desculpe")};
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
   CHECK(rig.model.failures().empty());
@@ -182,14 +180,15 @@ TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop co
   ]})");
   const auto result = rig.turn("ecoe");
   CHECK(result.outcome == Outcome::success);
+  const ToolCall broken{"c1", "echo", R"({"text": )"};
+  const ToolCall missing{"c2", "echo", R"({"texto": "oi"})"};
+  const hz::ToolSchema schema = echo_tool().schema;
   const std::vector<Message> expected{
       Message::system("regras"),
       Message::user("ecoe"),
-      Message::assistant("", {ToolCall{"c1", "echo", R"({"text": )"},
-                              ToolCall{"c2", "echo", R"({"texto": "oi"})"}}),
-      Message::tool("c1",
-                    R"(erro: os argumentos de echo não são um objeto JSON válido: {"text": )"),
-      Message::tool("c2", "erro: falta o campo obrigatório \"text\" nos argumentos de echo."),
+      Message::assistant("", {broken, missing}),
+      Message::tool("c1", hz::test01::args_refusal(schema, broken)),
+      Message::tool("c2", hz::test01::args_refusal(schema, missing)),
       Message::assistant("vou corrigir")};
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
@@ -205,11 +204,10 @@ TEST_CASE("ferramenta que lança exceção vira texto de erro e o loop continua"
   const auto result = rig.turn("exploda");
   CHECK(result.outcome == Outcome::success);
   CHECK(result.final_text == "a ferramenta quebrou");
+  const ToolCall call{"c1", "explode", "{}"};
   const std::vector<Message> expected{
-      Message::system("regras"), Message::user("exploda"),
-      Message::assistant("", {ToolCall{"c1", "explode", "{}"}}),
-      Message::tool("c1", "erro: a ferramenta explode lançou uma exceção: disco pegou fogo"),
-      Message::assistant("a ferramenta quebrou")};
+      Message::system("regras"), Message::user("exploda"), Message::assistant("", {call}),
+      rig.box.dispatch(call).message, Message::assistant("a ferramenta quebrou")};
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
 }

@@ -222,11 +222,15 @@ TEST_CASE("três erros idênticos seguidos recebem o aviso, e o quarto para") {
   const std::vector<json> bodies = rig.bodies();
   REQUIRE(bodies.size() == 4);
   const std::string last = bodies[3]["messages"].back()["content"].get<std::string>();
+  // O erro do despacho do aluno (exercício 01-loop/dispatch), com o aviso dele.
+  const json& messages = bodies[3]["messages"];
+  const json& asked = messages[messages.size() - 2]["tool_calls"].at(0);
+  const std::string error = rig.box
+                                .dispatch(hz::ToolCall{asked["id"], asked["function"]["name"],
+                                                       asked["function"]["arguments"]})
+                                .message.content;
   const std::string warning = hz::testing::repeat_nudge("apagar_tudo", 3);
-  CHECK(last ==
-        "erro: ferramenta desconhecida \"apagar_tudo\". Ferramentas disponíveis: run_tests, "
-        "poll, read_page, wait.\n\n" +
-            warning);
+  CHECK(last == error + "\n\n" + warning);
 }
 
 TEST_CASE("depois do aviso, o modelo que muda de abordagem termina o turno em success") {

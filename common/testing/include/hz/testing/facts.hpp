@@ -39,4 +39,22 @@ inline std::string reason_gaps(std::string_view text, std::string_view prefix,
   return gaps;
 }
 
+// Os nomes aparecem em text, um depois do outro? Vazio se sim; senão, o
+// primeiro que falta depois do anterior.
+template <class Names>
+std::string order_gaps(std::string_view text, const Names& names) {
+  std::size_t from = 0;
+  for (std::string_view name : names) {
+    const std::size_t at = text.find(name, from);
+    if (at == std::string_view::npos) return "não cita " + quoted(name) + " depois do anterior";
+    from = at + name.size();
+  }
+  return "";
+}
+
+inline std::string order_gaps(std::string_view text,
+                              std::initializer_list<std::string_view> names) {
+  return order_gaps<std::initializer_list<std::string_view>>(text, names);
+}
+
 }  // namespace hz::testing
