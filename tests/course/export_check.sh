@@ -265,6 +265,17 @@ $(cat "$tmp/solutions-refs")"
   fi
   expect_contains "$tmp/link.out" "links simbólicos ou arquivos especiais"
   expect_contains "$tmp/link.out" "atalho.cpp"
+  # Um --csv em que não dá para escrever é recusado antes de tudo, até antes de
+  # olhar o aluno: descoberto só no fim, depois do build e dos testes, a
+  # correção inteira iria fora.
+  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" --csv "$tmp/sem-pasta/notas.csv" >"$tmp/csv.out" 2>&1; then
+    fail "grade deveria recusar um --csv numa pasta que não existe"
+  fi
+  expect_contains "$tmp/csv.out" "a pasta do CSV não existe: $tmp/sem-pasta"
+  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" --csv "$tmp" >"$tmp/csv-dir.out" 2>&1; then
+    fail "grade deveria recusar um --csv que é uma pasta"
+  fi
+  expect_contains "$tmp/csv-dir.out" "--csv $tmp é uma pasta"
   rm "$out/exercises/01-loop/atalho.cpp"
   echo "# mexido" >>"$out/exercises/01-loop/CMakeLists.txt"
   if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" >"$tmp/cm.out" 2>&1; then
