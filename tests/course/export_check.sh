@@ -282,6 +282,9 @@ $(cat "$tmp/solutions-refs")"
     fail "grade deveria recusar CMakeLists.txt diferente"
   fi
   expect_contains "$tmp/cm.out" "exercises/01-loop/CMakeLists.txt do aluno difere do original"
+  # A mensagem mostra a diferença: na CI a mudança já está commitada, e o git
+  # diff do aluno não a mostraria.
+  expect_contains "$tmp/cm.out" "+# mexido"
   if NO_COLOR=1 "$root/hz" grade 99-nada --student "$out" >"$tmp/stage.out" 2>&1; then
     fail "grade deveria recusar etapa desconhecida"
   fi
