@@ -151,6 +151,18 @@ check_export() {
   if grep -qF -- "$mistakes" "$out/livro/para-professores.md"; then
     fail "o guia do professor exportado mostra os erros dos alunos, com o conserto de cada exercício"
   fi
+  # Reexportar para liberar uma etapa (--release) não pode soltar a correção do
+  # commit fixado: sem --template-ref, o workflow da versão nova volta a
+  # "main". Todo ./hz export --release dos guias do professor passa o commit.
+  local guide releases
+  for guide in course/export/GRADING.md livro/para-professores.md; do
+    releases="$(awk '/\\$/ { sub(/\\$/, ""); line = line $0; next } { print line $0; line = "" }' \
+      "$root/$guide" | grep -F -- "./hz export" | grep -F -- "--release" || true)"
+    [[ -n "$releases" ]] || fail "$guide não mostra mais um ./hz export --release: atualize esta conferência"
+    if grep -vF -- "--template-ref" <<<"$releases"; then
+      fail "$guide: ./hz export --release sem --template-ref devolve a correção a main"
+    fi
+  done
   local wf="$out/.github/workflows/autograding.yml"
   expect_contains "$wf" "HZ_TEMPLATE_REPO: DONO/NOME-DO-MODELO"
   expect_contains "$wf" "HZ_TEMPLATE_REF: main"
