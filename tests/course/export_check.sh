@@ -151,6 +151,18 @@ check_export() {
   if grep -qF -- "$mistakes" "$out/livro/para-professores.md"; then
     fail "o guia do professor exportado mostra os erros dos alunos, com o conserto de cada exercício"
   fi
+  # Reexportar para liberar uma etapa (--release) não pode soltar a correção do
+  # commit fixado: sem --template-ref, o workflow da versão nova volta a
+  # "main". Todo ./hz export --release dos guias do professor passa o commit.
+  local guide releases
+  for guide in course/export/GRADING.md livro/para-professores.md; do
+    releases="$(awk '/\\$/ { sub(/\\$/, ""); line = line $0; next } { print line $0; line = "" }' \
+      "$root/$guide" | grep -F -- "./hz export" | grep -F -- "--release" || true)"
+    [[ -n "$releases" ]] || fail "$guide não mostra mais um ./hz export --release: atualize esta conferência"
+    if grep -vF -- "--template-ref" <<<"$releases"; then
+      fail "$guide: ./hz export --release sem --template-ref devolve a correção a main"
+    fi
+  done
   local wf="$out/.github/workflows/autograding.yml"
   expect_contains "$wf" "HZ_TEMPLATE_REPO: DONO/NOME-DO-MODELO"
   expect_contains "$wf" "HZ_TEMPLATE_REF: main"
@@ -265,12 +277,26 @@ $(cat "$tmp/solutions-refs")"
   fi
   expect_contains "$tmp/link.out" "links simbólicos ou arquivos especiais"
   expect_contains "$tmp/link.out" "atalho.cpp"
+  # Um --csv em que não dá para escrever é recusado antes de tudo, até antes de
+  # olhar o aluno: descoberto só no fim, depois do build e dos testes, a
+  # correção inteira iria fora.
+  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" --csv "$tmp/sem-pasta/notas.csv" >"$tmp/csv.out" 2>&1; then
+    fail "grade deveria recusar um --csv numa pasta que não existe"
+  fi
+  expect_contains "$tmp/csv.out" "a pasta do CSV não existe: $tmp/sem-pasta"
+  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" --csv "$tmp" >"$tmp/csv-dir.out" 2>&1; then
+    fail "grade deveria recusar um --csv que é uma pasta"
+  fi
+  expect_contains "$tmp/csv-dir.out" "--csv $tmp é uma pasta"
   rm "$out/exercises/01-loop/atalho.cpp"
   echo "# mexido" >>"$out/exercises/01-loop/CMakeLists.txt"
   if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" >"$tmp/cm.out" 2>&1; then
     fail "grade deveria recusar CMakeLists.txt diferente"
   fi
   expect_contains "$tmp/cm.out" "exercises/01-loop/CMakeLists.txt do aluno difere do original"
+  # A mensagem mostra a diferença: na CI a mudança já está commitada, e o git
+  # diff do aluno não a mostraria.
+  expect_contains "$tmp/cm.out" "+# mexido"
   if NO_COLOR=1 "$root/hz" grade 99-nada --student "$out" >"$tmp/stage.out" 2>&1; then
     fail "grade deveria recusar etapa desconhecida"
   fi

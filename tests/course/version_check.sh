@@ -4,7 +4,8 @@
 #     a mesma versão que ./hz --version (o VERSION do project() da raiz);
 #   - o --help de cada executável cita o --version, e o de cada etapa lista os
 #     códigos de saída;
-#   - ./hz SUB --help mostra só a ajuda de SUB e sai com 0;
+#   - ./hz SUB --help mostra só a ajuda de SUB e sai com 0, e ./hz help não
+#     tem seção sem nenhuma entrada;
 #   - ./hz com TERM=dumb (ou NO_COLOR) não escreve sequências de escape, mesmo
 #     num terminal (o script(1) dá um terminal de mentira).
 # Uso: version_check.sh RAIZ EXECUTÁVEL...
@@ -55,6 +56,15 @@ if HZ_SKIP_DEPS=1 "$root/hz" inventado --help >/dev/null 2>&1; then
   fail "./hz inventado --help deveria ser um erro de uso"
 fi
 
+# ./hz help sem seção vazia: na cópia dos alunos, que não tem os subcomandos do
+# curso completo, um título (a linha sem recuo depois de uma vazia) seguido
+# direto de outra linha vazia é uma seção cujas entradas todas saíram.
+help="$(HZ_SKIP_DEPS=1 NO_COLOR=1 "$root/hz" help)" || fail "./hz help saiu com erro"
+empty="$(awk 'title != "" { if ($0 == "") print title; title = "" }
+  blank && /^[^ ]/ { title = $0 }
+  { blank = ($0 == "") }' <<<"$help")"
+[[ -z "$empty" ]] || fail "./hz help tem seções sem nenhuma entrada: $empty"
+
 # TERM=dumb num terminal: sem escapes. Com TERM=xterm, a mesma mensagem tem cor
 # (prova de que o terminal de mentira funciona).
 if command -v script >/dev/null 2>&1; then
@@ -67,4 +77,4 @@ if command -v script >/dev/null 2>&1; then
 else
   echo "aviso: sem o script(1), o TERM=dumb do ./hz não foi conferido"
 fi
-echo "ok: $checked executáveis e o ./hz com --version $version; ./hz SUB --help; TERM=dumb"
+echo "ok: $checked executáveis e o ./hz com --version $version; ./hz SUB --help; ./hz help; TERM=dumb"
