@@ -87,6 +87,11 @@ endif()
 if(TEST_CORE)
   list(APPEND environment_list "HZ_TEST_CORE=${TEST_CORE}")
 endif()
+# TEST_TIMEOUT: quantos segundos o ctest espera por um caso antes de matá-lo.
+set(timeout "")
+if(TEST_TIMEOUT)
+  set(timeout " TIMEOUT ${TEST_TIMEOUT}")
+endif()
 set(environment "")
 if(environment_list)
   set(environment " ENVIRONMENT [==[${environment_list}]==]")
@@ -130,7 +135,7 @@ foreach(case IN LISTS cases)
   string(APPEND script
          "add_test([==[${test}]==] \"${TEST_EXECUTABLE}\" [==[--test-case=${filter}]==])\n"
          "set_tests_properties([==[${test}]==] PROPERTIES WORKING_DIRECTORY \"${TEST_WORKING_DIR}\" "
-         "LABELS [==[${labels}]==]${environment})\n")
+         "LABELS [==[${labels}]==]${environment}${timeout})\n")
 endforeach()
 
 get_filename_component(exe "${TEST_EXECUTABLE}" NAME_WE)

@@ -73,6 +73,11 @@ function(hz_test_code target)
   target_compile_options(${target} PRIVATE $<$<NOT:$<CONFIG:Debug>>:-O0>)
 endfunction()
 
+# Um exercício com um laço sem fim (um while no lugar do for do turno) deixaria
+# o teste rodando até o padrão do ctest, 1500 s, com a memória crescendo: o
+# ctest o mata antes e a falha diz "Timeout". Os testes levam menos de 1 s; os
+# presets com sanitizer, muito mais lentos, dão mais tempo.
+set(HZ_TEST_TIMEOUT 60 CACHE STRING "Segundos que um caso de teste pode rodar antes de o ctest o matar")
 option(HZ_TSAN "Compila com ThreadSanitizer (preset tsan)" OFF)
 option(HZ_FUZZ "Compila os alvos de fuzzing de fuzz/ (libFuzzer; só com clang)" OFF)
 if((HZ_SANITIZE AND HZ_TSAN) OR (HZ_FUZZ AND HZ_TSAN))

@@ -31,6 +31,7 @@ function(hz_discover_tests target)
             -D "TEST_STAGE=${arg_STAGE}"
             -D "TEST_CORE=${arg_CORE}"
             -D "TEST_OUTPUT_DIR=${CMAKE_BINARY_DIR}/test-output"
+            -D "TEST_TIMEOUT=${HZ_TEST_TIMEOUT}"
             -D "CTEST_FILE=${tests_file}"
             -P "${HZ_DISCOVER_SCRIPT}"
     VERBATIM)

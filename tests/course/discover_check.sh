@@ -42,7 +42,7 @@ discover() {
   local dir="$1"
   cmake -D "TEST_EXECUTABLE=$dir/fake" -D "TEST_WORKING_DIR=$dir" -D "TEST_LABELS=01-x" \
     -D "TEST_CORE=exercises/01-x" -D "TEST_OUTPUT_DIR=$dir/test-output" \
-    -D "CTEST_FILE=$dir/fake_tests.cmake" \
+    -D "TEST_TIMEOUT=7" -D "CTEST_FILE=$dir/fake_tests.cmake" \
     -P "$root/cmake/HzDiscoverTests.cmake" >"$dir/discover.out" 2>&1 ||
     fail "a descoberta falhou: $(cat "$dir/discover.out")"
   echo "include(\"$dir/fake_tests.cmake\")" >"$dir/CTestTestfile.cmake"
@@ -80,7 +80,12 @@ grep -qF 'HZ_TEST_CORE=exercises/01-x' "$tmp/ok/fake_tests.cmake" ||
 [[ "$(sort -u "$tmp/ok/env.txt")" == "exercises/01-x|$tmp/ok/test-output" ]] ||
   fail_showing "$tmp/ok/env.txt" \
     "cada teste deveria receber HZ_TEST_CORE=exercises/01-x e HZ_TEST_OUTPUT_DIR=$tmp/ok/test-output"
-echo "ok: todo nome vira um teste do ctest e chega inteiro ao executável"
+# Um exercício com um laço sem fim não prende o aluno: cada caso tem o prazo dado.
+(cd "$tmp/ok" && ctest --show-only=json-v1) >"$tmp/ok/show.json" ||
+  fail "ctest --show-only falhou"
+[[ "$(tr -d ' \n' <"$tmp/ok/show.json" | grep -o '"name":"TIMEOUT","value":7' | wc -l)" == 7 ]] ||
+  fail_showing "$tmp/ok/show.json" "cada um dos 7 casos deveria ter TIMEOUT 7"
+echo "ok: todo nome vira um teste do ctest e chega inteiro ao executável, com o prazo dado"
 
 # Um nome repetido: um teste só para os dois, e o de nomes únicos falha dizendo qual.
 mkdir -p "$tmp/dup"
