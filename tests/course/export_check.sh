@@ -297,6 +297,15 @@ $(cat "$tmp/solutions-refs")"
   # A mensagem mostra a diferença: na CI a mudança já está commitada, e o git
   # diff do aluno não a mostraria.
   expect_contains "$tmp/cm.out" "+# mexido"
+  # Um --student que não é pasta: o que falta não é a pasta, é o tipo.
+  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$tmp/csv.out" >"$tmp/file.out" 2>&1; then
+    fail "grade deveria recusar um --student que é um arquivo"
+  fi
+  expect_contains "$tmp/file.out" "--student $tmp/csv.out não é uma pasta"
+  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$tmp/ninguem" >"$tmp/none.out" 2>&1; then
+    fail "grade deveria recusar um --student que não existe"
+  fi
+  expect_contains "$tmp/none.out" "a pasta do aluno não existe: $tmp/ninguem"
   if NO_COLOR=1 "$root/hz" grade 99-nada --student "$out" >"$tmp/stage.out" 2>&1; then
     fail "grade deveria recusar etapa desconhecida"
   fi
