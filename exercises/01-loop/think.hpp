@@ -14,7 +14,7 @@ namespace hz {
 // Remove os blocos <think>...</think> e os espaços que sobram nas pontas.
 // Um <think> sem fechamento remove até o fim. Um </think> antes de qualquer
 // <think> (servidores que já comeram a abertura, porque ela está no template
-// do prompt) remove tudo até ele.
+// do prompt) remove tudo até ele; se há mais de um, só até o primeiro.
 std::string strip_think(std::string_view text);
 // end-listing: strip-think
 

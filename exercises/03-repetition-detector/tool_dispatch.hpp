@@ -50,7 +50,7 @@ ToolResult tool_result(const ToolCall& call, const ToolOutput& output, std::size
 // Os argumentos de call lidos como objeto JSON e conferidos contra o schema:
 // texto vazio (ou só espaços) vale {}, e campos além dos de "required" voltam
 // no objeto. Uma recusa é um Error com o texto para o modelo (sem o prefixo
-// "erro: "), com as suas palavras, que cita o nome da ferramenta e:
+// "erro: "), com as suas palavras, que cita o nome pedido (call.name) e:
 //   - texto que não é JSON, ou JSON que não é objeto: o texto recebido,
 //     cortado no meio em kMaxQuotedArguments bytes (truncate_middle);
 //   - um campo de "required" ausente: o primeiro que falta, na ordem do

@@ -30,6 +30,8 @@ TEST_CASE("strip_think com think sem fechamento remove até o fim") {
 
 TEST_CASE("strip_think com fechamento órfão descarta o raciocínio do começo") {
   CHECK(stripped("raciocínio sem abertura</think>\nresposta") == "resposta");
+  // Só o primeiro fechamento fecha o raciocínio que veio sem abertura.
+  CHECK(stripped("a</think>b</think>c") == "b</think>c");
 }
 
 TEST_CASE("strip_think sem think só apara as pontas") {
