@@ -10,6 +10,8 @@
 #   link_bin               bin/ na raiz aponta para os executáveis da trilha ativa
 #                          (os comandos do livro usam bin/hz-...);
 #   forget_other_generator uma pasta configurada com o make perde só o cache.
+#   copy_student_sources   (./hz grade) copia só os fontes do aluno, e diz quais
+#                          arquivos dele ficam de fora (não os iguais aos do curso).
 # Uso: hz_functions_check.sh RAIZ
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -96,3 +98,24 @@ printf 'CMAKE_GENERATOR:INTERNAL=Ninja\n' >"$old/CMakeCache.txt"
 (source "$root/hz" && forget_other_generator "$old")
 [[ -f "$old/CMakeCache.txt" && -d "$old/CMakeFiles" ]] || fail "um cache do Ninja deveria ficar"
 echo "ok: forget_other_generator apaga só o cache de outro gerador"
+
+# --- copy_student_sources: os fontes entram; de fora, só o que o aluno mudou ou criou
+src="$tmp/aluno" dest="$tmp/correcao" original="$tmp/curso"
+mkdir -p "$src/sub" "$dest" "$original"
+printf 'a\n' >"$src/a.cpp"
+printf 'b\n' >"$src/sub/b.hpp"
+printf 'c\n' >"$src/-rf.h"
+printf 'dicas\n' >"$src/hints.md"
+printf 'dicas\n' >"$original/hints.md"
+printf 'mudei\n' >"$src/README.md"
+printf 'original\n' >"$original/README.md"
+printf 'minhas notas\n' >"$src/notas.txt"
+printf '# mexido\n' >"$src/CMakeLists.txt"
+(source "$root/hz" && copy_student_sources "$src" "$dest" "$original") >"$tmp/copy.out" \
+  2>"$tmp/copy.err" || fail "copy_student_sources falhou: $(cat "$tmp/copy.err")"
+[[ "$(cat "$tmp/copy.out")" == $'README.md\nnotas.txt' ]] ||
+  fail_showing "$tmp/copy.out" "de fora deveriam ficar só README.md (mudado) e notas.txt (novo)"
+[[ "$(cd "$dest" && find . -type f | sort | tr '\n' ' ')" == "./-rf.h ./a.cpp ./sub/b.hpp " ]] ||
+  fail "deveriam ser copiados só -rf.h, a.cpp e sub/b.hpp: $(cd "$dest" && find . -type f)"
+grep -q "invalid option" "$tmp/copy.err" && fail "um arquivo -rf.h virou opção: $(cat "$tmp/copy.err")"
+echo "ok: copy_student_sources copia os fontes e lista de fora só o que o aluno mudou ou criou"
