@@ -3,6 +3,7 @@
 // com as palavras do aluno: os testes conferem o que ele cita.
 #include <doctest/doctest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -127,18 +128,36 @@ TEST_CASE("falha esperada da ferramenta chega ao modelo como está com ok falso"
 TEST_CASE("saída longa é cortada no meio guardando o começo e o fim") {
   const std::string big = "COMECO\n" + std::string(10000, 'x') + "\nFIM";
   const hz::ToolBox box(
-      {fake_tool("big", {}, [&big](const nlohmann::json&) { return ToolOutput::success(big); })},
+      {fake_tool("big", {}, [&big](const nlohmann::json&) { return ToolOutput::success(big); }),
+       fake_tool("big_error", {},
+                 [&big](const nlohmann::json&) -> ToolOutput { throw std::runtime_error(big); })},
       {}, 200);
   CHECK(box.max_output_bytes() == 200);
-  const auto result = box.dispatch(ToolCall{"c5", "big", "{}"});
-  const std::string& text = result.message.content;
-  CHECK(text == hz::truncate_middle(big, 200));
-  CHECK(text.rfind("COMECO\n", 0) == 0);
+  {
+    const auto result = box.dispatch(ToolCall{"c5", "big", "{}"});
+    const std::string& text = result.message.content;
+    // Sem corte, a comparação exata imprimiria dez mil "x": primeiro o tamanho.
+    INFO("a mensagem tem " << text.size() << " bytes; a saída tinha " << big.size());
+    REQUIRE(text.size() < 300);
+    CHECK(text == hz::truncate_middle(big, 200));
+    CHECK(text.substr(0, 7) == "COMECO\n");
+    CHECK(text.substr(text.size() - 4) == "\nFIM");
+    CHECK(contains(text, "omitidos"));
+    CHECK(result.output_bytes == big.size());
+    CHECK(result.ok);
+  }
+  // O erro do despacho também é uma mensagem tool e segue o mesmo limite da
+  // caixa: o what() enorme de uma exceção é cortado no meio como uma saída.
+  const auto error = box.dispatch(ToolCall{"c6", "big_error", "{}"});
+  const std::string& text = error.message.content;
+  const std::string start = text.substr(0, 60);
+  INFO("o erro tem " << text.size() << " bytes e começa com " << hz::testing::quoted(start));
+  REQUIRE(text.size() < 300);
+  CHECK(text.substr(0, 6) == "erro: ");
   CHECK(text.substr(text.size() - 4) == "\nFIM");
   CHECK(contains(text, "omitidos"));
-  CHECK(text.size() < 300);
-  CHECK(result.output_bytes == big.size());
-  CHECK(result.ok);
+  CHECK(error.output_bytes > big.size());
+  CHECK_FALSE(error.ok);
 }
 
 TEST_CASE("saída dentro do limite não é cortada") {
@@ -173,19 +192,20 @@ TEST_CASE("recusa do usuário vira texto de erro e a ferramenta não roda") {
 }
 
 TEST_CASE("argumentos inválidos são recusados antes de perguntar ao usuário") {
-  int asked = 0;
+  std::vector<std::string> asked;  // o que o aprovador viu: nome e argumentos
   auto write = fake_tool(
       "write", {"path"}, [](const nlohmann::json&) { return ToolOutput::success("escrito"); },
       /*needs_approval=*/true);
-  const hz::ToolBox box({write}, [&asked](const hz::Tool&, const nlohmann::json&) {
-    ++asked;
+  const hz::ToolBox box({write}, [&asked](const hz::Tool& tool, const nlohmann::json& args) {
+    asked.push_back(tool.schema.name + " " + args.dump());
     return true;
   });
   const auto result = box.dispatch(ToolCall{"c8", "write", "{}"});
   CHECK(result.message ==
         Message::tool("c8", args_refusal(write.schema, ToolCall{"c8", "write", "{}"})));
   CHECK_FALSE(result.ok);
-  CHECK(asked == 0);
+  // O aprovador nunca vê argumentos inválidos.
+  CHECK(asked == std::vector<std::string>{});
 }
 
 TEST_CASE("aprovação concedida deixa a ferramenta rodar") {
@@ -199,14 +219,15 @@ TEST_CASE("aprovação concedida deixa a ferramenta rodar") {
 }
 
 TEST_CASE("ferramenta que só lê não pergunta nada ao usuário") {
-  int asked = 0;
-  const hz::ToolBox box({echo_tool()}, [&asked](const hz::Tool&, const nlohmann::json&) {
-    ++asked;
+  std::vector<std::string> asked;  // o que o aprovador viu: nome e argumentos
+  const hz::ToolBox box({echo_tool()}, [&asked](const hz::Tool& tool, const nlohmann::json& args) {
+    asked.push_back(tool.schema.name + " " + args.dump());
     return false;
   });
   const auto result = box.dispatch(ToolCall{"c1", "echo", R"({"text":"livre"})"});
   CHECK(result.message == Message::tool("c1", "livre"));
-  CHECK(asked == 0);
+  // echo não tem needs_approval: o aprovador não é perguntado.
+  CHECK(asked == std::vector<std::string>{});
 }
 
 TEST_CASE("read_file fora do workspace é recusado com texto de erro") {
@@ -223,7 +244,8 @@ TEST_CASE("read_file fora do workspace é recusado com texto de erro") {
   CHECK(deep.message == Message::tool("c2", "caminho fora do workspace: ../../etc/passwd"));
 
   const auto absolute = box.dispatch(ToolCall{"c3", "read_file", R"({"path":"/etc/passwd"})"});
-  CHECK(absolute.message.content.rfind("caminho absoluto não é permitido: /etc/passwd", 0) == 0);
+  const std::string refused = "caminho absoluto não é permitido: /etc/passwd";
+  CHECK(absolute.message.content.substr(0, refused.size()) == refused);
   CHECK_FALSE(absolute.ok);
 
   const auto inside = box.dispatch(ToolCall{"c4", "read_file", R"({"path":"dentro.txt"})"});
