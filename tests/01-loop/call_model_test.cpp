@@ -67,7 +67,7 @@ TEST_CASE("call_model envia o histórico inteiro, o modelo e os schemas das ferr
       {"tools", {hz::to_json(rig.box.schemas()[0]), hz::to_json(rig.box.schemas()[1])}}};
   INFO(hz::test01::json_difference(bodies[0], expected));
   CHECK(bodies[0] == expected);
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("call_model devolve a resposta do modelo como ela veio") {

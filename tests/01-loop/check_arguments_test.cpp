@@ -67,7 +67,9 @@ TEST_CASE("check_arguments corta no meio argumentos inválidos muito longos") {
       "{" + std::string(99, 'x') + "[... 101 bytes omitidos ...]" + std::string(100, 'x');
   CHECK(cut == hz::truncate_middle(junk, hz::kMaxQuotedArguments));
   CHECK(refusal_gaps(args, {"echo", cut}) == "");
-  CHECK_FALSE(hz::testing::cites(args ? "" : args.error().message, junk));
+  const std::string text = args ? "" : args.error().message;
+  INFO("o texto da recusa: ", hz::testing::quoted(text));
+  CHECK_MESSAGE(!hz::testing::cites(text, junk), "a recusa cita os argumentos inteiros, sem corte");
 }
 
 TEST_CASE("check_arguments aponta o campo obrigatório que falta") {
@@ -80,7 +82,10 @@ TEST_CASE("check_arguments aponta o primeiro campo obrigatório que falta, na or
   const auto args =
       hz::check_arguments(schema_with({"path", "content"}), ToolCall{"c3", "write_file", "{}"});
   CHECK(refusal_gaps(args, {"write_file", "\"path\""}) == "");
-  CHECK_FALSE(hz::testing::cites(args ? "" : args.error().message, "\"content\""));
+  const std::string text = args ? "" : args.error().message;
+  INFO("o texto da recusa: ", hz::testing::quoted(text));
+  CHECK_MESSAGE(!hz::testing::cites(text, "\"content\""),
+                "a recusa cita também \"content\"; o contrato pede só o primeiro que falta");
 }
 
 TEST_CASE("check_arguments aceita um schema sem a lista required") {

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -85,8 +86,15 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path)
   std::ifstream in(path);
   std::vector<nlohmann::json> events;
   std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty()) events.push_back(nlohmann::json::parse(line));
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    // Um campo que não vira JSON (um json descartado, por exemplo) quebra a linha inteira.
+    if (event.is_discarded()) {
+      throw std::runtime_error("a linha " + std::to_string(number) + " de " + path.string() +
+                               " não é JSON: " + line);
+    }
+    events.push_back(std::move(event));
   }
   return events;
 }

@@ -88,7 +88,7 @@ TEST_CASE("o turno para quando a resposta não tem tool calls") {
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
   CHECK(rig.bodies().size() == 1);
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("várias tool calls numa resposta viram uma mensagem tool cada na ordem") {
@@ -169,7 +169,7 @@ TEST_CASE("ferramenta desconhecida vira texto de erro e o loop continua") {
       rig.box.dispatch(call).message, Message::assistant("desculpe")};
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop continua") {
@@ -192,7 +192,7 @@ TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop co
       Message::assistant("vou corrigir")};
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("ferramenta que lança exceção vira texto de erro e o loop continua") {
@@ -222,7 +222,7 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
   const auto result = rig.turn("rode o teste");
   CHECK(result.outcome == Outcome::max_turns);
   CHECK(result.model_calls == 4);
-  CHECK(result.final_text.empty());
+  CHECK(result.final_text == "");
   CHECK(result.usage.prompt_tokens == 28);
   CHECK(result.usage.completion_tokens == 12);
   CHECK(rig.bodies().size() == 4);
@@ -280,7 +280,7 @@ TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
                                       Message::tool("c1", "rodei"), Message::assistant("feito")};
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("think e raciocínio não entram no histórico") {
@@ -321,7 +321,7 @@ TEST_CASE("dois turnos compartilham o mesmo histórico") {
                                    Message::assistant("um"), Message::user("segunda")});
   INFO(json_difference(bodies[1]["messages"], sent));
   CHECK(bodies[1]["messages"] == sent);
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("falha do provedor sai do loop como ProviderFailure") {
@@ -355,7 +355,7 @@ TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue
       Message::assistant("não posso")};
   INFO(first_difference(rig.history, expected));
   CHECK(rig.history == expected);
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("o trace registra cada passo do turno na ordem e o turn_end soma o uso") {

@@ -32,6 +32,8 @@ TEST_CASE("strip_think com fechamento órfão descarta o raciocínio do começo"
   CHECK(stripped("raciocínio sem abertura</think>\nresposta") == "resposta");
   // Só o primeiro fechamento fecha o raciocínio que veio sem abertura.
   CHECK(stripped("a</think>b</think>c") == "b</think>c");
+  // O fechamento órfão vale também quando um bloco inteiro vem depois dele.
+  CHECK(stripped("pensei</think>resposta <think>de novo</think>fim") == "resposta fim");
 }
 
 TEST_CASE("strip_think sem think só apara as pontas") {
