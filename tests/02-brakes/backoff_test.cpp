@@ -37,6 +37,8 @@ TEST_CASE("o jitter só tira, até 25 por cento") {
   CHECK(shown(backoff_delay(1, std::nullopt, kSdk, 0.5)) == "875 ms");   // 1000 × 0,875
   CHECK(shown(backoff_delay(4, std::nullopt, kSdk, 0.5)) == "7000 ms");  // 8000 × 0,875
   CHECK(shown(backoff_delay(0, std::nullopt, kSdk, 0.999)) == "375 ms");
+  // O jitter encurta a espera já limitada pelo teto: 8000 × 0,875, e não 16000 × 0,875 limitado.
+  CHECK(shown(backoff_delay(5, std::nullopt, kSdk, 0.5)) == "7000 ms");
 }
 
 TEST_CASE("um Retry-After razoável vale como veio, sem jitter") {
@@ -44,6 +46,8 @@ TEST_CASE("um Retry-After razoável vale como veio, sem jitter") {
   CHECK(shown(backoff_delay(3, 0.25, kSdk, 0.9)) == "250 ms");    // de retry-after-ms: 250
   CHECK(shown(backoff_delay(0, 60.0, kSdk, 0.0)) == "60000 ms");  // o teto ainda vale
   CHECK(shown(backoff_delay(0, 1.5, kSdk, 0.0)) == "1500 ms");
+  // Arredondado ao milissegundo mais próximo, não para baixo: 1234,7 ms.
+  CHECK(shown(backoff_delay(0, 1.2347, kSdk, 0.0)) == "1235 ms");
 }
 
 TEST_CASE("Retry-After acima do teto, zero ou negativo cai no backoff") {

@@ -184,7 +184,7 @@ TEST_CASE("call_model com o cancelamento já pedido não chega a enviar") {
   }
   REQUIRE(kind.has_value());
   CHECK(*kind == hz::ModelError::Kind::aborted);
-  CHECK(rig.model.requests().empty());
+  CHECK(rig.model.requests().size() == 0);
 }
 
 TEST_CASE("call_model ainda lança ProviderFailure numa falha, sem model_response") {

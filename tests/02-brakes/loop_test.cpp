@@ -142,7 +142,7 @@ TEST_CASE("o laço caro para em budget com o gasto exato, no máximo uma chamada
   CHECK(usd(result.cost_micros) == usd(4 * 26'400));
   CHECK(usd(rig.budget.spent()) == usd(105'600));
   CHECK(result.cost_usd == doctest::Approx(0.1056));
-  CHECK(result.final_text.empty());
+  CHECK(result.final_text == "");
   CHECK(rig.bodies().size() == 4);
   CHECK(result.usage.prompt_tokens == 48'000);
   // A 4ª resposta pediu echo, mas o dinheiro acabou antes: a tool call tem a
@@ -327,7 +327,7 @@ TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próx
   const hz::TurnResult second = rig.turn("pare e me conte");
   CHECK(hz::to_string(second.outcome) == "success");
   CHECK(second.final_text == "entendi, parei");
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 2);
   std::vector<Message> sent = expected;
@@ -355,7 +355,7 @@ TEST_CASE("Ctrl-C no meio do streaming: nada da resposta cortada entra no histó
   const hz::TurnResult second = rig.turn("agora curto");
   CHECK(hz::to_string(second.outcome) == "success");
   CHECK(second.final_text == "de novo, curta");
-  CHECK(rig.model.failures().empty());
+  CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
 TEST_CASE("falha do provedor vira provider_error, com a mensagem, sem exceção e sem meio passo") {

@@ -76,6 +76,12 @@ TEST_CASE("o orçamento esgotado para com budget") {
   CHECK(shown(brakes.abort_check(state)) == "(segue)");
   budget.charge(1);
   CHECK(shown(brakes.abort_check(state)) == "budget");
+  // Uma fatia esgota quando o pai esgota, mesmo sem ter gasto a dela (exhausted()).
+  Budget parent(1000);
+  Budget slice = parent.slice(500);
+  const Brakes sliced(&slice, milliseconds(0), nullptr, clock);
+  parent.charge(1000);
+  CHECK(shown(sliced.abort_check(state)) == "budget");
 }
 
 TEST_CASE("o prazo do turno vencido para com timeout, e não antes") {
