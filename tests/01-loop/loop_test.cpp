@@ -85,8 +85,7 @@ TEST_CASE("o turno para quando a resposta não tem tool calls") {
   CHECK(result.cost_usd == 0.0);
   const std::vector<Message> expected{Message::system("regras"), Message::user("oi"),
                                       Message::assistant("pronto")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(rig.bodies().size() == 1);
   CHECK(rig.model.failures() == std::vector<std::string>{});
 }
@@ -110,8 +109,7 @@ TEST_CASE("várias tool calls numa resposta viram uma mensagem tool cada na orde
       Message::tool("c2", "dois"),
       Message::tool("c3", "três"),
       Message::assistant("fim")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 2);
   const json sent = wire_messages({expected.begin(), expected.begin() + 6});
@@ -136,8 +134,7 @@ TEST_CASE("o histórico inteiro e as ferramentas vão em toda chamada ao modelo"
                                       Message::assistant("vou de novo", {echo("b", "2")}),
                                       Message::tool("b", "2"),
                                       Message::assistant("acabou")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 3);
   const json schemas = {hz::to_json(rig.box.schemas()[0]), hz::to_json(rig.box.schemas()[1])};
@@ -167,8 +164,7 @@ TEST_CASE("ferramenta desconhecida vira texto de erro e o loop continua") {
   const std::vector<Message> expected{
       Message::system("regras"), Message::user("limpe tudo"), Message::assistant("", {call}),
       rig.box.dispatch(call).message, Message::assistant("desculpe")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
@@ -190,8 +186,7 @@ TEST_CASE("argumentos inválidos e campo ausente viram texto de erro e o loop co
       Message::tool("c1", hz::test01::args_refusal(schema, broken)),
       Message::tool("c2", hz::test01::args_refusal(schema, missing)),
       Message::assistant("vou corrigir")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
@@ -208,8 +203,7 @@ TEST_CASE("ferramenta que lança exceção vira texto de erro e o loop continua"
   const std::vector<Message> expected{
       Message::system("regras"), Message::user("exploda"), Message::assistant("", {call}),
       rig.box.dispatch(call).message, Message::assistant("a ferramenta quebrou")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
 }
 
 TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
@@ -232,8 +226,7 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
     expected.push_back(Message::assistant("", {echo("c", "de novo")}));
     expected.push_back(Message::tool("c", "de novo"));
   }
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   const std::vector<json> events = rig.events();
   REQUIRE_FALSE(events.empty());
   const json turn_end = {{"event", "turn_end"},
@@ -261,8 +254,7 @@ TEST_CASE("max_turns 1 faz uma única chamada ao modelo e roda as ferramentas de
   const std::vector<Message> expected{Message::system("regras"), Message::user("vai"),
                                       Message::assistant("", {echo("c", "x")}),
                                       Message::tool("c", "x")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
 }
 
 TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
@@ -278,8 +270,7 @@ TEST_CASE("finish_reason stop com tool calls ainda roda as ferramentas") {
   const std::vector<Message> expected{Message::system("regras"), Message::user("faça"),
                                       Message::assistant("", {echo("c1", "rodei")}),
                                       Message::tool("c1", "rodei"), Message::assistant("feito")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 
@@ -296,8 +287,7 @@ TEST_CASE("think e raciocínio não entram no histórico") {
   const std::vector<Message> expected{Message::system("regras"), Message::user("pense"),
                                       Message::assistant("Vou ecoar.", {echo("c1", "eco")}),
                                       Message::tool("c1", "eco"), Message::assistant("Pronto.")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 2);
   CHECK(bodies[1]["messages"][2]["content"] == "Vou ecoar.");
@@ -353,8 +343,7 @@ TEST_CASE("o modelo pedindo arquivo fora do workspace recebe erro e o loop segue
       Message::assistant("", {ToolCall{"c1", "read_file", R"({"path": "../../etc/passwd"})"}}),
       Message::tool("c1", "caminho fora do workspace: ../../etc/passwd"),
       Message::assistant("não posso")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(rig.model.failures() == std::vector<std::string>{});
 }
 

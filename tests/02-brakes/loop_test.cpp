@@ -151,8 +151,7 @@ TEST_CASE("o laço caro para em budget com o gasto exato, no máximo uma chamada
   const std::vector<Message> expected = expensive_history(
       "rode",
       {"de novo", "de novo", "de novo\n\n" + std::string(kNoteAt90k), std::string(kBudgetSkipped)});
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(turn_end_difference(rig.events(), {{"event", "turn_end"},
                                            {"outcome", "budget"},
                                            {"turns", 4},
@@ -172,8 +171,7 @@ TEST_CASE("passados 80 por cento do teto, o modelo recebe a nota no último resu
   const std::string note(kNoteAt90k);
   const std::vector<Message> expected = expensive_history(
       "rode", {"de novo", "de novo", "de novo\n\n" + note, std::string(kBudgetSkipped)});
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   const auto bodies = rig.bodies();
   REQUIRE(bodies.size() == 4);
   CHECK(bodies[3]["messages"].back() == hz::to_json(Message::tool("c", "de novo\n\n" + note)));
@@ -208,8 +206,7 @@ TEST_CASE("a nota de orçamento sai uma vez no turno, mesmo com passos inteiros 
   const std::vector<Message> expected =
       expensive_history("rode", {"de novo", "de novo", "de novo", "de novo", "de novo\n\n" + note,
                                  "de novo", std::string(kBudgetSkipped)});
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
 }
 
 TEST_CASE("com o orçamento da conversa esgotado, o turno seguinte para sem chamar o modelo") {
@@ -313,8 +310,7 @@ TEST_CASE("Ctrl-C entre ferramentas: as que faltam recebem 'cancelado' e o próx
       Message::tool("b", "apertei"),
       Message::tool("c", skipped),
       Message::tool("d", skipped)};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   const std::vector<json> events = rig.events();
   int skipped_events = 0;
   for (const json& event : events) {
@@ -346,8 +342,7 @@ TEST_CASE("Ctrl-C no meio do streaming: nada da resposta cortada entra no histó
   const hz::TurnResult first = rig.turn("fale bastante");
   CHECK(hz::to_string(first.outcome) == "cancelled");
   const std::vector<Message> expected{Message::system("regras"), Message::user("fale bastante")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(first.retries == 0);
 
   rig.cancel = false;
@@ -369,8 +364,7 @@ TEST_CASE("falha do provedor vira provider_error, com a mensagem, sem exceção 
   CHECK(result.retries == 1);
   CHECK(result.model_calls == 1);
   const std::vector<Message> expected{Message::system("regras"), Message::user("oi")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
   CHECK(turn_end_difference(rig.events(), {{"event", "turn_end"},
                                            {"outcome", "provider_error"},
                                            {"turns", 1},
@@ -405,8 +399,7 @@ TEST_CASE("o prazo do turno corta uma chamada pendurada: timeout") {
   CHECK(rig.model.requests().size() == 1);
   CHECK(took < std::chrono::seconds(3));
   const std::vector<Message> expected{Message::system("regras"), Message::user("responda")};
-  INFO(first_difference(rig.history, expected));
-  CHECK(rig.history == expected);
+  CHECK_MESSAGE(rig.history == expected, first_difference(rig.history, expected));
 }
 
 TEST_CASE("um streaming que para no meio cai pelo idle timeout e a nova tentativa responde") {

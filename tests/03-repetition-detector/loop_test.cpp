@@ -132,8 +132,7 @@ TEST_CASE("a quarta-feira para em repetition na 4ª chamada, com o aviso depois 
         Message::assistant("Vou rodar o teste de novo.", {hz::ToolCall{id, "run_tests", "{}"}}));
     history.push_back(Message::tool(id, call == 3 ? kFailure + "\n\n" + nudge() : kFailure));
   }
-  INFO(first_difference(rig.history, history));
-  CHECK(rig.history == history);
+  CHECK_MESSAGE(rig.history == history, first_difference(rig.history, history));
   const json sent = wire_messages({history.begin(), history.begin() + 8});
   INFO(json_difference(bodies[3]["messages"], sent));
   CHECK(bodies[3]["messages"] == sent);
