@@ -52,11 +52,12 @@ constexpr std::string_view kWednesday = R"({"name": "quarta", "select": "by_assi
   "steps": [{"content": "Vou rodar o teste de novo.", "tool_calls": [{"name": "run_tests"}],
              "usage": {"prompt_tokens": 100, "completion_tokens": 10}, "repeat": "forever"}]})";
 
-// Duas chamadas e a resposta.
+// Duas chamadas e a resposta, com um <think> que nem o histórico nem o journal guardam.
 constexpr std::string_view kTwoSteps = R"({"name": "dois", "select": "by_assistant_messages",
   "steps": [{"tool_calls": [{"name": "run_tests"}, {"name": "run_tests"}],
              "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
-            {"content": "terminei", "usage": {"prompt_tokens": 200, "completion_tokens": 5}}]})";
+            {"content": "<think>os dois passaram</think>terminei",
+             "usage": {"prompt_tokens": 200, "completion_tokens": 5}}]})";
 
 // Duas chamadas por passo: o mesmo teste e uma página nova. O teste trava na
 // 3ª (o aviso vai no resultado dele, o 1º do passo, e não no da página) e
@@ -300,6 +301,8 @@ TEST_CASE(
                                           "result", "reply", "turn_end"});
   CHECK(read->records[3].rec["idempotency"] == "yes");
   CHECK(read->records[2].rec["cost_micros"] == 110);
+  // A resposta final vai ao journal como ao histórico: sem o <think>.
+  CHECK(read->records[7].rec["message"]["content"] == "terminei");
   CHECK(read->records[8].rec == json{{"seq", 9},
                                      {"type", "turn_end"},
                                      {"outcome", "success"},
