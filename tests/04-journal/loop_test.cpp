@@ -5,6 +5,7 @@
 // entry_point (entry.cpp), que diz onde a retomada entra.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -368,6 +369,22 @@ TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no tur
 
 namespace {
 
+// Onde dois journals (linha a linha) começam a diferir: "a linha 5 difere: ...
+// em vez de ...", ou "a linha 9 falta", ou "iguais".
+std::string first_line_difference(const std::vector<std::string>& actual,
+                                  const std::vector<std::string>& expected) {
+  for (std::size_t i = 0; i < std::max(actual.size(), expected.size()); ++i) {
+    const std::string where = "a linha " + std::to_string(i + 1);
+    if (i >= actual.size()) return where + " falta: " + hz::testing::quoted(expected[i]);
+    if (i >= expected.size()) return where + " sobra: " + hz::testing::quoted(actual[i]);
+    if (actual[i] != expected[i]) {
+      return where + " difere: " + hz::testing::quoted(actual[i]) + " em vez de " +
+             hz::testing::quoted(expected[i]);
+    }
+  }
+  return "iguais";
+}
+
 // Retoma de cada prefixo do journal do cenário, do user (o turno aberto) até
 // antes do turn_end: cada ponto em que um kill -9 cabe.
 void check_every_prefix(std::string_view scenario, hz::Micros ceiling = 0) {
@@ -383,9 +400,13 @@ void check_every_prefix(std::string_view scenario, hz::Micros ceiling = 0) {
     CHECK(resumed.result.outcome == done.result.outcome);
     CHECK(resumed.result.model_calls == done.result.model_calls);
     CHECK(resumed.result.cost_micros == done.result.cost_micros);
-    CHECK(resumed.history == done.history);
+    CHECK_MESSAGE(resumed.history == done.history,
+                  hz::testing::first_difference(resumed.history, done.history));
     CHECK(resumed.spent == done.result.cost_micros);
-    CHECK(read_file(path) == read_file(dir / "inteiro.jsonl"));  // o mesmo journal, byte a byte
+    // O mesmo journal, byte a byte; numa falha, o primeiro registro diferente.
+    const std::string journal = read_file(path);
+    CHECK_MESSAGE(journal == read_file(dir / "inteiro.jsonl"),
+                  first_line_difference(lines_of(journal), lines));
   }
 }
 
