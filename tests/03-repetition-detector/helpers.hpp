@@ -114,6 +114,19 @@ inline std::vector<Observation> seen_all(std::string_view calls) {
   return all;
 }
 
+// Observações como o capítulo as escreve, nome/resultado, da mais antiga para
+// a mais nova: "A/1 B/1 A/2" (vazio: "(nenhuma)"). Para o INFO de um caso que
+// monta a janela numa variável, que a expressão do CHECK não mostra.
+inline std::string shown(const std::vector<Observation>& observations) {
+  if (observations.empty()) return "(nenhuma)";
+  std::string out;
+  for (const Observation& seen : observations) {
+    if (!out.empty()) out += ' ';
+    out += seen.name + "/" + std::to_string(seen.result_hash);
+  }
+  return out;
+}
+
 // Uma observação de verdade: a chamada `name(arguments)` respondida com `result`.
 inline Observation called(std::string name, std::string arguments, std::string_view result,
                           int step, bool ok = true) {

@@ -28,6 +28,7 @@ using hz::testing::cycle_seen_twice;
 using hz::testing::hex;
 using hz::testing::seen;
 using hz::testing::seen_all;
+using hz::testing::shown;
 using hz::testing::verdict;
 
 namespace {
@@ -146,22 +147,26 @@ TEST_SUITE_BEGIN("03-repetition-detector/slow-or-stuck");
 TEST_CASE("compare_with_last: uma chave que não está na janela é nova") {
   CHECK(hz::compare_with_last({}, seen('A')) == Repetition::fresh);
   const std::vector<Observation> earlier = seen_all("BCD");
+  INFO("a janela antes: ", shown(earlier));
   CHECK(hz::compare_with_last(earlier, seen('A')) == Repetition::fresh);
 }
 
 TEST_CASE("compare_with_last: a mesma chave com o mesmo resultado é repetição") {
   const std::vector<Observation> earlier = {seen('A', 7)};
+  INFO("a janela antes: ", shown(earlier));
   CHECK(hz::compare_with_last(earlier, seen('A', 7)) == Repetition::repeat);
 }
 
 TEST_CASE("compare_with_last: a mesma chave com outro resultado é progresso") {
   const std::vector<Observation> earlier = {seen('A', 7)};
+  INFO("a janela antes: ", shown(earlier));
   CHECK(hz::compare_with_last(earlier, seen('A', 8)) == Repetition::progress);
 }
 
 TEST_CASE("compare_with_last compara com a última vez, não com qualquer uma") {
   // A sondagem voltou a uma resposta antiga: mudou desde a última vez, é progresso.
   const std::vector<Observation> back = {seen('A', 1), seen('A', 2)};
+  INFO("a janela antes: ", shown(back));
   CHECK(hz::compare_with_last(back, seen('A', 1)) == Repetition::progress);
   // A sondagem mudou e depois parou de mudar: repetição.
   const std::vector<Observation> settled = {seen('A', 1), seen('A', 2)};
@@ -170,6 +175,7 @@ TEST_CASE("compare_with_last compara com a última vez, não com qualquer uma") 
 
 TEST_CASE("compare_with_last: outras chamadas no meio não mudam a resposta") {
   const std::vector<Observation> earlier = {seen('A', 7), seen('B'), seen('C')};
+  INFO("a janela antes: ", shown(earlier));
   CHECK(hz::compare_with_last(earlier, seen('A', 7)) == Repetition::repeat);
   CHECK(hz::compare_with_last(earlier, seen('A', 9)) == Repetition::progress);
 }
@@ -205,11 +211,13 @@ TEST_CASE("cycle_period precisa do ciclo inteiro duas vezes, terminando na atual
 TEST_CASE("cycle_period: um resultado diferente no período desfaz o ciclo") {
   std::vector<Observation> history = seen_all("ABAB");
   history[3].result_hash = 2;  // o segundo B respondeu outra coisa: progresso
+  INFO("o histórico: ", shown(history));
   CHECK(hz::cycle_period(history) == 0);
 }
 
 TEST_CASE("cycle_period: uma sondagem que alterna entre duas respostas exatas fecha um ciclo") {
   const std::vector<Observation> history = {seen('P', 1), seen('P', 2), seen('P', 1), seen('P', 2)};
+  INFO("o histórico: ", shown(history));
   CHECK(hz::cycle_period(history) == 2);
 }
 
@@ -252,6 +260,17 @@ TEST_CASE("A-B-A-B é um ciclo: aviso na quarta chamada, parada na quinta") {
   // Na quinta, read_file já está 3 vezes na janela: a contagem pega antes do ciclo.
   CHECK(detector.observe(read_a(5)) ==
         verdict(Repetition::repeat, 3, true, Action::stop, "read_file"));
+
+  // Com o limiar 5, a contagem não pega a quinta, e ela fecha outro ciclo
+  // (run_shell, read_file). O ciclo não muda count: são 3 read_file na janela.
+  RepetitionDetector patient(RepetitionConfig{.window = 5, .threshold = 5});
+  patient.observe(read_a(1));
+  patient.observe(test_fails(2));
+  patient.observe(read_a(3));
+  CHECK(patient.observe(test_fails(4)).action == Action::warn);
+  Verdict fifth = cycle_seen_twice(Action::stop, {"run_shell", "read_file"});
+  fifth.count = 3;
+  CHECK(patient.observe(read_a(5)) == fifth);
 }
 
 TEST_CASE("A-B-C-A-B-C é um ciclo: aviso na sexta chamada, parada na sétima") {
@@ -290,6 +309,18 @@ TEST_CASE("a mesma chamada com o resultado mudando é progresso, não travamento
           verdict(Repetition::progress, 1, false, Action::none, "run_shell"));
   }
   CHECK(detector.strikes() == 0);
+
+  // A sondagem que volta a uma resposta antiga: a terceira "limpo" da janela,
+  // mas a última vez foi outra. É progresso, e só repetição trava pela contagem.
+  RepetitionDetector back;
+  const auto status = [](int step, const std::string& text) {
+    return called("run_shell", R"({"command":"git status"})", text, step);
+  };
+  back.observe(status(1, "limpo"));
+  back.observe(status(2, "limpo"));
+  back.observe(status(3, "modificado: a.txt"));
+  CHECK(back.observe(status(4, "limpo")) ==
+        verdict(Repetition::progress, 3, false, Action::none, "run_shell"));
 }
 
 TEST_CASE("uma sondagem que parou de mudar trava") {

@@ -122,6 +122,12 @@ TEST_CASE("um fdatasync que falha vira erro com o motivo e trava o journal") {
                             ": fdatasync do registro seq 2 falhou: Input/output error; o "
                             "registro pode não estar no disco";
   CHECK(told == error + "\n" + error + "\n1 1\n");
+  // O append recusado não escreve: com a trava esquecida, o "x" iria ao
+  // arquivo e só o fdatasync dele falharia, com a mesma frase.
+  const std::string after = dir.read("conversa.jsonl");
+  INFO("o arquivo: ", hz::testing::quoted(after));
+  CHECK_MESSAGE(!hz::testing::cites(after, R"("text":"x")"),
+                "o registro recusado, com o texto \"x\", foi escrito no arquivo");
 }
 
 TEST_SUITE_END();

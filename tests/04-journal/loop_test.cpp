@@ -5,6 +5,7 @@
 // entry_point (entry.cpp), que diz onde a retomada entra.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -52,11 +53,12 @@ constexpr std::string_view kWednesday = R"({"name": "quarta", "select": "by_assi
   "steps": [{"content": "Vou rodar o teste de novo.", "tool_calls": [{"name": "run_tests"}],
              "usage": {"prompt_tokens": 100, "completion_tokens": 10}, "repeat": "forever"}]})";
 
-// Duas chamadas e a resposta.
+// Duas chamadas e a resposta, com um <think> que nem o histórico nem o journal guardam.
 constexpr std::string_view kTwoSteps = R"({"name": "dois", "select": "by_assistant_messages",
   "steps": [{"tool_calls": [{"name": "run_tests"}, {"name": "run_tests"}],
              "usage": {"prompt_tokens": 100, "completion_tokens": 10}},
-            {"content": "terminei", "usage": {"prompt_tokens": 200, "completion_tokens": 5}}]})";
+            {"content": "<think>os dois passaram</think>terminei",
+             "usage": {"prompt_tokens": 200, "completion_tokens": 5}}]})";
 
 // Duas chamadas por passo: o mesmo teste e uma página nova. O teste trava na
 // 3ª (o aviso vai no resultado dele, o 1º do passo, e não no da página) e
@@ -300,6 +302,8 @@ TEST_CASE(
                                           "result", "reply", "turn_end"});
   CHECK(read->records[3].rec["idempotency"] == "yes");
   CHECK(read->records[2].rec["cost_micros"] == 110);
+  // A resposta final vai ao journal como ao histórico: sem o <think>.
+  CHECK(read->records[7].rec["message"]["content"] == "terminei");
   CHECK(read->records[8].rec == json{{"seq", 9},
                                      {"type", "turn_end"},
                                      {"outcome", "success"},
@@ -365,6 +369,22 @@ TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no tur
 
 namespace {
 
+// Onde dois journals (linha a linha) começam a diferir: "a linha 5 difere: ...
+// em vez de ...", ou "a linha 9 falta", ou "iguais".
+std::string first_line_difference(const std::vector<std::string>& actual,
+                                  const std::vector<std::string>& expected) {
+  for (std::size_t i = 0; i < std::max(actual.size(), expected.size()); ++i) {
+    const std::string where = "a linha " + std::to_string(i + 1);
+    if (i >= actual.size()) return where + " falta: " + hz::testing::quoted(expected[i]);
+    if (i >= expected.size()) return where + " sobra: " + hz::testing::quoted(actual[i]);
+    if (actual[i] != expected[i]) {
+      return where + " difere: " + hz::testing::quoted(actual[i]) + " em vez de " +
+             hz::testing::quoted(expected[i]);
+    }
+  }
+  return "iguais";
+}
+
 // Retoma de cada prefixo do journal do cenário, do user (o turno aberto) até
 // antes do turn_end: cada ponto em que um kill -9 cabe.
 void check_every_prefix(std::string_view scenario, hz::Micros ceiling = 0) {
@@ -380,9 +400,13 @@ void check_every_prefix(std::string_view scenario, hz::Micros ceiling = 0) {
     CHECK(resumed.result.outcome == done.result.outcome);
     CHECK(resumed.result.model_calls == done.result.model_calls);
     CHECK(resumed.result.cost_micros == done.result.cost_micros);
-    CHECK(resumed.history == done.history);
+    CHECK_MESSAGE(resumed.history == done.history,
+                  hz::testing::first_difference(resumed.history, done.history));
     CHECK(resumed.spent == done.result.cost_micros);
-    CHECK(read_file(path) == read_file(dir / "inteiro.jsonl"));  // o mesmo journal, byte a byte
+    // O mesmo journal, byte a byte; numa falha, o primeiro registro diferente.
+    const std::string journal = read_file(path);
+    CHECK_MESSAGE(journal == read_file(dir / "inteiro.jsonl"),
+                  first_line_difference(lines_of(journal), lines));
   }
 }
 

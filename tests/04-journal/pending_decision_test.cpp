@@ -103,6 +103,14 @@ TEST_CASE("edit_file com o arquivo como a troca o deixa: feito, com o resultado 
                "edit_file: a.txt está como a troca o deixaria; ela aconteceu");
   CHECK(replay.result.ok == real.ok);
   CHECK(replay.result.text == real.text);
+
+  // A conferência olha o arquivo inteiro, e não só o começo: a troca no fim
+  // de um arquivo de 200 KB também é vista.
+  f.dir.write("a.txt", std::string(200 * 1024, '.') + "int x = 1;\n");
+  const hz::Intent at_the_end = f.edit("x = 1", "x = 2");
+  f.apply("x = 1", "x = 2");
+  CHECK_REPLAY(f.decide(at_the_end), Replay::Kind::done,
+               "edit_file: a.txt está como a troca o deixaria; ela aconteceu");
 }
 
 TEST_CASE("edit_file que recria o trecho antigo não é feito duas vezes") {

@@ -171,6 +171,8 @@ TEST_CASE("com o crc e o seq errados, o erro é o crc: o seq de uma linha estrag
 TEST_CASE("decode_line recusa seq ausente ou fora de ordem") {
   CHECK_REFUSED(sealed({{"type", "user"}, {"text", "x"}}), 1, "bad_seq");
   CHECK_REFUSED(sealed({{"seq", "1"}, {"type", "user"}, {"text", "x"}}), 1, "bad_seq");
+  // 1.0 vale 1, mas não é um seq inteiro: o Journal nunca o grava assim.
+  CHECK_REFUSED(sealed({{"seq", 1.0}, {"type", "user"}, {"text", "x"}}), 1, "bad_seq");
   CHECK_REFUSED(bare(hz::user_record("x"), 5), 4, "bad_seq", {"5", "4"});
   CHECK_REFUSED(bare(hz::user_record("x"), 3), 4, "bad_seq", {"3", "4"});
 }

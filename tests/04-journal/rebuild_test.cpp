@@ -163,13 +163,23 @@ TEST_CASE("turno terminado: espera o usuário, e o gasto é o do turn_end") {
   CHECK(noted->history.back().content == "pronto\n\n[nota do harness] restam US$ 0.01");
   CHECK(noted->turn_notes == std::vector<std::string>{});
   CHECK_FALSE(noted->budget_noted);
+
+  // Um user depois do turno fechado abre outro, ainda sem resposta: a
+  // resposta final que havia era do turno anterior, e a retomada chama o modelo.
+  std::vector<json> reopened = one_turn();
+  reopened.push_back(hz::user_record("de novo"));
+  const auto asked = hz::rebuild_state(journal_test::records(reopened));
+  REQUIRE_MESSAGE(asked.ok(), refusal(asked));
+  CHECK(asked->next == NextStep::call_model);
+  CHECK(asked->turn_open);
+  CHECK(asked->model_calls == 0);
 }
 
 TEST_CASE("o dinheiro dos turnos fechados soma com o dos reply do turno aberto") {
   std::vector<json> recs = one_turn();
   recs.push_back(hz::user_record("de novo"));
   recs.push_back(hz::reply_record(kDone, journal_test::usage(1, 1), 70));
-  recs.push_back(hz::note_record("Atenção: restam US$ 0,01."));
+  recs.push_back(hz::note_record("Atenção: restam US$ 0,01.", "", /*budget=*/true));
   auto state = hz::rebuild_state(journal_test::records(recs));
   REQUIRE_MESSAGE(state.ok(), refusal(state));
   CHECK(state->spent == 590);
@@ -178,6 +188,8 @@ TEST_CASE("o dinheiro dos turnos fechados soma com o dos reply do turno aberto")
   CHECK(state->turns_ended == 1);
   CHECK(state->next == NextStep::finish_turn);
   CHECK(state->turn_notes == std::vector<std::string>{"Atenção: restam US$ 0,01."});
+  CHECK_MESSAGE(state->budget_noted,
+                "a nota do turno aberto foi gravada com budget true, e budget_noted ficou false");
   CHECK(state->history.back().content == "pronto\n\nAtenção: restam US$ 0,01.");
 }
 

@@ -234,6 +234,9 @@ TEST_CASE("todo prefixo de um journal (o que uma queda pode deixar) é lido sem 
       ++complete;
     }
     CAPTURE(cut);
+    // O que o prefixo tem depois do último registro inteiro (o pedaço rasgado).
+    const std::string piece = hz::testing::quoted(whole.substr(boundary, cut - boundary));
+    INFO("depois do último registro inteiro, o prefixo tem ", piece);
     const auto scan = hz::scan_journal(std::string_view(whole).substr(0, cut));
     REQUIRE_MESSAGE(scan.ok(), hz::testing::refusal(scan));
     CHECK(scan->records.size() == complete);
@@ -251,6 +254,13 @@ TEST_CASE("um byte trocado em qualquer lugar nunca passa despercebido nem faz a 
       damaged[at] = byte;
       CAPTURE(at);
       const auto scan = hz::scan_journal(damaged);
+      // O byte e o que a leitura fez, calculados antes dos CHECKs.
+      const std::string outcome = scan.ok()
+                                      ? std::to_string(scan->records.size()) +
+                                            " registros, aviso " + hz::testing::quoted(scan->torn)
+                                      : "recusou: " + scan.error().message;
+      INFO("o byte trocado por ", hz::testing::quoted(std::string(1, byte)),
+           "; a leitura: ", outcome);
       // Até o \n do penúltimo, é estrago (o \n trocado junta dois registros
       // completos numa linha só, que não é um fim rasgado); no último
       // registro, estrago ou fim cortado, e o corte nunca leva os dois primeiros.
