@@ -4,8 +4,10 @@
 // Escrever: um descritor O_APPEND, uma linha inteira por write(2) e
 // fdatasync(2) antes de append voltar. Quando append devolve o seq, o
 // registro sobrevive a um kill -9 e a uma queda de energia; quando devolve
-// erro (disco cheio, falha de E/S), o arquivo volta ao tamanho de antes e o
-// Journal recusa novos registros: quem chama para o turno.
+// erro, o Journal recusa novos registros: quem chama para o turno. Um write
+// que falhou (disco cheio) não deixa pedaço: o arquivo volta ao tamanho de
+// antes. Depois de um fdatasync que falhou, a linha fica inteira no arquivo,
+// sem garantia de estar no disco.
 //
 // Um harness por journal: o arquivo fica travado com flock(LOCK_EX) enquanto
 // o Journal existe, e um segundo harness no mesmo arquivo é recusado na hora
@@ -108,9 +110,10 @@ class Journal final : public RecordSink {
 
   // listing: journal-append
   // Numera rec (seq = last_seq() + 1), grava a linha com um write(2) e
-  // fdatasync(2), e só então devolve o seq. Erro, com o motivo: a escrita ou
-  // a sincronização falhou (o arquivo volta ao tamanho de antes, se der) ou o
-  // journal já tinha falhado antes. Depois de um erro, todo append é recusado.
+  // fdatasync(2), nessa ordem, e só então devolve o seq. Erro, com o motivo:
+  // a escrita falhou (o arquivo volta ao tamanho de antes, se der), a
+  // sincronização falhou (a linha escrita fica) ou o journal já tinha falhado
+  // antes. Depois de um erro, todo append é recusado.
   // Pré-condição: rec é um objeto com type (um dos *_record de journal_record.hpp).
   Result<std::int64_t> append(nlohmann::json rec) override;
   // end-listing: journal-append

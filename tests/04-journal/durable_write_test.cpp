@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <string>
 
 #include "helpers.hpp"
@@ -126,6 +127,11 @@ TEST_CASE("um fdatasync que falha vira erro com o motivo e trava o journal") {
   // arquivo e só o fdatasync dele falharia, com a mesma frase.
   const std::string after = dir.read("conversa.jsonl");
   INFO("o arquivo: ", hz::testing::quoted(after));
+  // A linha do "segundo" foi escrita antes do fdatasync, e fica, inteira: sem
+  // ela, o fdatasync veio antes do write, ou o arquivo foi cortado depois.
+  CHECK_MESSAGE(hz::testing::cites(after, R"("text":"segundo")"),
+                "a linha do registro cujo fdatasync falhou não está no arquivo");
+  CHECK(std::count(after.begin(), after.end(), '\n') == 2);
   CHECK_MESSAGE(!hz::testing::cites(after, R"("text":"x")"),
                 "o registro recusado, com o texto \"x\", foi escrito no arquivo");
 }

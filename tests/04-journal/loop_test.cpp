@@ -122,8 +122,9 @@ struct Done {
 
 // ceiling: o teto do orçamento da conversa (0: sem teto).
 Done uninterrupted(std::string_view scenario, const std::filesystem::path& path,
-                   hz::Micros ceiling = 0) {
+                   hz::Micros ceiling = 0, int max_turns = 20) {
   Rig rig(scenario);
+  rig.config.max_turns = max_turns;
   hz::Budget budget = ceiling > 0 ? hz::Budget(ceiling) : hz::Budget();
   rig.config.budget = &budget;
   auto journal = hz::Journal::create(path);
@@ -294,6 +295,10 @@ TEST_CASE(
   hz::testing::TempDir dir;
   const Done done = uninterrupted(kTwoSteps, dir / "j.jsonl");
   CHECK(done.result.outcome == Outcome::success);
+  // max_turns é o número de chamadas permitidas: com 2, as duas do cenário cabem.
+  const Done two = uninterrupted(kTwoSteps, dir / "dois.jsonl", 0, 2);
+  CHECK(two.result.outcome == Outcome::success);
+  CHECK(two.result.model_calls == 2);
   auto read = hz::read_journal(dir / "j.jsonl");
   REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   std::vector<std::string> types;
