@@ -23,6 +23,7 @@
 #include "hz/testing/facts.hpp"
 #include "hz/testing/printing.hpp"
 #include "hz/testing/temp_dir.hpp"
+#include "hz/text.hpp"
 #include "hz/tools.hpp"
 #include "hz/trace.hpp"
 #include "hz/wire.hpp"
@@ -72,6 +73,20 @@ inline Tool throwing_tool() {
   return fake_tool("explode", {}, [](const nlohmann::json&) -> ToolOutput {
     throw std::runtime_error("disco pegou fogo");
   });
+}
+
+// Uma saída longa, "COMECO\n" + dez mil "x" + "\nFIM".
+inline std::string long_output() { return "COMECO\n" + std::string(10000, 'x') + "\nFIM"; }
+
+// Confere que text é long_output() cortada no meio em limit bytes. O tamanho
+// vem primeiro: sem corte, a comparação exata imprimiria dez mil "x".
+inline void check_cut(const std::string& text, std::size_t limit) {
+  const std::string big = long_output();
+  INFO("a mensagem tem " << text.size() << " bytes; a saída tinha " << big.size());
+  REQUIRE(text.size() < limit + 100);
+  CHECK(text == truncate_middle(big, limit));
+  CHECK(text.substr(0, 7) == "COMECO\n");
+  CHECK(text.substr(text.size() - 4) == "\nFIM");
 }
 
 // As mensagens como vão no corpo do pedido.
