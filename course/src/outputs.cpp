@@ -144,7 +144,7 @@ std::string with_bin(const std::string& command, const std::string& bin) {
   std::string out;
   for (std::size_t i = 0; i < command.size(); ++i) {
     const bool word_start =
-        i == 0 || std::string_view(" \t;|&(`\"'").find(command[i - 1]) != std::string_view::npos;
+        i == 0 || std::string_view(" \t\n;|&(`\"'").find(command[i - 1]) != std::string_view::npos;
     if (word_start && command.compare(i, 4, "bin/") == 0) {
       out += bin + "/";
       i += 3;

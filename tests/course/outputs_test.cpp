@@ -307,6 +307,9 @@ TEST_CASE("with_bin troca o bin/ do começo de cada palavra pela pasta do build 
   CHECK(with_bin("echo $(bin/hz-course list) cabin/x robin/", "B") ==
         "echo $(B/hz-course list) cabin/x robin/");
   CHECK(with_bin("bin/hz-01-loop", "") == "bin/hz-01-loop");
+  // Um comando de várias linhas: cada linha começa uma palavra.
+  CHECK(with_bin("{ bin/hz-04-journal a\ntruncate x\nbin/hz-04-journal b\n\tbin/y\n}", "B") ==
+        "{ B/hz-04-journal a\ntruncate x\nB/hz-04-journal b\n\tB/y\n}");
 }
 
 TEST_CASE("shell_quote: o texto chega ao /bin/sh como uma palavra, aspas e $ inclusive") {
