@@ -5,7 +5,6 @@
 // entry_point (entry.cpp), que diz onde a retomada entra.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -374,22 +373,6 @@ TEST_CASE("a nota de orçamento vira um registro note com budget, uma vez no tur
 
 namespace {
 
-// Onde dois journals (linha a linha) começam a diferir: "a linha 5 difere: ...
-// em vez de ...", ou "a linha 9 falta", ou "iguais".
-std::string first_line_difference(const std::vector<std::string>& actual,
-                                  const std::vector<std::string>& expected) {
-  for (std::size_t i = 0; i < std::max(actual.size(), expected.size()); ++i) {
-    const std::string where = "a linha " + std::to_string(i + 1);
-    if (i >= actual.size()) return where + " falta: " + hz::testing::quoted(expected[i]);
-    if (i >= expected.size()) return where + " sobra: " + hz::testing::quoted(actual[i]);
-    if (actual[i] != expected[i]) {
-      return where + " difere: " + hz::testing::quoted(actual[i]) + " em vez de " +
-             hz::testing::quoted(expected[i]);
-    }
-  }
-  return "iguais";
-}
-
 // Retoma de cada prefixo do journal do cenário, do user (o turno aberto) até
 // antes do turn_end: cada ponto em que um kill -9 cabe.
 void check_every_prefix(std::string_view scenario, hz::Micros ceiling = 0) {
@@ -411,7 +394,7 @@ void check_every_prefix(std::string_view scenario, hz::Micros ceiling = 0) {
     // O mesmo journal, byte a byte; numa falha, o primeiro registro diferente.
     const std::string journal = read_file(path);
     CHECK_MESSAGE(journal == read_file(dir / "inteiro.jsonl"),
-                  first_line_difference(lines_of(journal), lines));
+                  hz::testing::first_difference(lines_of(journal), lines));
   }
 }
 

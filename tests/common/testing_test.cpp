@@ -178,3 +178,27 @@ TEST_CASE("uma lista de números aparece numa falha com os números, não como {
   CHECK(std::string(doctest::toString(std::vector<std::size_t>{}).c_str()) == "{}");
   CHECK(std::string(doctest::toString(std::vector<long>{-1}).c_str()) == "{-1}");
 }
+
+TEST_CASE(
+    "first_difference diz onde dois históricos, ou as linhas de dois arquivos, começam a diferir") {
+  using hz::Message;
+  using hz::testing::first_difference;
+  const auto printed_message = [](const Message& message) {
+    std::ostringstream out;
+    out << message;
+    return out.str();
+  };
+  const std::vector<Message> two{Message::system("regras"), Message::user("oi")};
+  CHECK(first_difference(two, two) == "iguais");
+  CHECK(first_difference(two, {Message::system("regras"), Message::user("olá")}) ==
+        "a mensagem [1] difere:\n  veio:     " + printed_message(two[1]) +
+            "\n  esperada: " + printed_message(Message::user("olá")));
+  CHECK(first_difference(two, {two[0]}) ==
+        "as primeiras 1 mensagens são iguais, mas veio 2 e eram esperadas 1");
+  const std::vector<std::string> lines{"a", "b\"c"};
+  CHECK(first_difference(lines, lines) == "iguais");
+  CHECK(first_difference(lines, {"a", "x"}) ==
+        "a linha [1] difere:\n  veio:     \"b\\\"c\"\n  esperada: \"x\"");
+  CHECK(first_difference({"a"}, lines) ==
+        "as primeiras 1 linhas são iguais, mas veio 1 e eram esperadas 2");
+}

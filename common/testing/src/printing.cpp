@@ -1,5 +1,6 @@
 #include "hz/testing/printing.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -136,20 +137,42 @@ std::ostream& operator<<(std::ostream& out, const TextSearch& search) {
              << testing::quoted(truncate_middle(search.text, kShown));
 }
 
-std::string first_difference(const std::vector<Message>& actual,
-                             const std::vector<Message>& expected) {
+namespace {
+
+std::string item_text(const Message& message) {
   std::ostringstream out;
+  out << message;
+  return out.str();
+}
+
+std::string item_text(const std::string& line) { return testing::quoted(line); }
+
+// noun e nouns: "mensagem" e "mensagens", ou "linha" e "linhas".
+template <class T>
+std::string difference_of(const std::vector<T>& actual, const std::vector<T>& expected,
+                          const std::string& noun, const std::string& nouns) {
   const std::size_t common = std::min(actual.size(), expected.size());
   for (std::size_t i = 0; i < common; ++i) {
     if (actual[i] == expected[i]) continue;
-    out << "a mensagem [" << i << "] difere:\n  veio:     " << actual[i]
-        << "\n  esperada: " << expected[i];
-    return out.str();
+    return "a " + noun + " [" + std::to_string(i) +
+           "] difere:\n  veio:     " + item_text(actual[i]) +
+           "\n  esperada: " + item_text(expected[i]);
   }
   if (actual.size() == expected.size()) return "iguais";
-  out << "as primeiras " << common << " mensagens são iguais, mas veio " << actual.size()
-      << " e eram esperadas " << expected.size();
-  return out.str();
+  return "as primeiras " + std::to_string(common) + " " + nouns + " são iguais, mas veio " +
+         std::to_string(actual.size()) + " e eram esperadas " + std::to_string(expected.size());
+}
+
+}  // namespace
+
+std::string first_difference(const std::vector<Message>& actual,
+                             const std::vector<Message>& expected) {
+  return difference_of(actual, expected, "mensagem", "mensagens");
+}
+
+std::string first_difference(const std::vector<std::string>& actual,
+                             const std::vector<std::string>& expected) {
+  return difference_of(actual, expected, "linha", "linhas");
 }
 
 }  // namespace hz::testing

@@ -66,10 +66,14 @@ doctest::String printed(const T& value) {
   return doctest::String(out.str().c_str());
 }
 
-// Onde dois históricos começam a diferir, para um INFO/CHECK_MESSAGE:
-// "a mensagem [3] difere: ... em vez de ...", ou "iguais".
+// Onde dois históricos começam a diferir, para um CHECK_MESSAGE: "a mensagem
+// [3] difere: veio ... esperada ...", a contagem de cada um, ou "iguais".
 std::string first_difference(const std::vector<Message>& actual,
                              const std::vector<Message>& expected);
+
+// O mesmo para as linhas de dois arquivos (um journal), entre aspas.
+std::string first_difference(const std::vector<std::string>& actual,
+                             const std::vector<std::string>& expected);
 
 }  // namespace hz::testing
 
