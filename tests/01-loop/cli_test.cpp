@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "context.hpp"
@@ -162,10 +163,22 @@ TEST_CASE("sem endpoint o demo roda numa cópia temporária da fixture, apagada 
 }
 
 TEST_CASE("quarta-feira com max-turns 4 termina em max_turns depois de 4 chamadas") {
+  // O roteiro da quarta-feira, mas com fim: a 5ª chamada recebe uma resposta
+  // final. Um laço sem o limite termina nela, e não roda até o ctest matá-lo.
+  hz::mock::Scenario wednesday = course_scenario("wednesday");
+  REQUIRE(wednesday.steps.size() == 1);
+  wednesday.steps[0].forever = false;
+  wednesday.steps[0].repeat = 4;
+  hz::mock::Step past_limit;
+  past_limit.content = "a 5ª chamada: o laço passou de max-turns 4";
+  past_limit.finish_reason = "stop";
+  wednesday.steps.push_back(past_limit);
+  ScriptedModel model(std::move(wednesday));
   const TempDir dir;
   const auto result =
-      run_stage({"--scenario", "wednesday", "--max-turns", "4", "--trace",
-                 (dir / "trace.jsonl").string(), "--workspace", dir.path().string()});
+      run_stage({"--base-url", model.base_url(), "--model", "m", "--scenario", "wednesday", "--yes",
+                 "--max-turns", "4", "--trace", (dir / "trace.jsonl").string(), "--workspace",
+                 dir.path().string()});
   hz::testing::throw_if_stubbed(result);
   CAPTURE(result.err);
   CHECK(result.exit_code == 3);

@@ -210,7 +210,8 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
   LoopRig rig(R"({"name": "sem-fim", "steps": [
     {"tool_calls": [)" +
                   echo_call("c", "de novo") + R"(],
-     "usage": {"prompt_tokens": 7, "completion_tokens": 3}, "repeat": "forever"}
+     "usage": {"prompt_tokens": 7, "completion_tokens": 3}, "repeat": 4},
+    {"content": "a 5ª chamada: o laço passou de max_turns 4"}
   ]})",
               {echo_tool()}, 4);
   const auto result = rig.turn("rode o teste");
@@ -241,7 +242,8 @@ TEST_CASE("max_turns para depois de exatamente N chamadas ao modelo") {
 TEST_CASE("max_turns 1 faz uma única chamada ao modelo e roda as ferramentas dela") {
   LoopRig rig(R"({"name": "uma", "steps": [
     {"tool_calls": [)" +
-                  echo_call("c", "x") + R"(], "repeat": "forever"}
+                  echo_call("c", "x") + R"(]},
+    {"content": "a 2ª chamada: o laço passou de max_turns 1"}
   ]})",
               {echo_tool()}, 1);
   const auto result = rig.turn("vai");

@@ -355,7 +355,8 @@ TEST_CASE("Ctrl-C no meio do streaming: nada da resposta cortada entra no histó
 
 TEST_CASE("falha do provedor vira provider_error, com a mensagem, sem exceção e sem meio passo") {
   LoopRig rig(R"({"name": "caiu", "steps": [
-    {"error": {"status": 500, "message": "o servidor caiu"}, "repeat": "forever"}
+    {"error": {"status": 500, "message": "o servidor caiu"}, "repeat": 2},
+    {"content": "a 3ª tentativa: passou de max_retries 1"}
   ]})");
   rig.config.retry.max_retries = 1;
   const hz::TurnResult result = rig.turn("oi");

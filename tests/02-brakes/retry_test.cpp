@@ -146,7 +146,8 @@ TEST_CASE("esgotadas as novas tentativas, provider_error com a última mensagem"
   RetryRig rig(R"({"name": "fora", "steps": [
     {"error": {"status": 503, "message": "sobrecarregado"}},
     {"error": {"status": 502, "message": "gateway caiu"}},
-    {"error": {"status": 503, "message": "fora do ar"}, "repeat": "forever"}
+    {"error": {"status": 503, "message": "fora do ar"}},
+    {"content": "a 4ª tentativa: passou de max_retries 2"}
   ]})");
   const auto result = rig.call();
   CHECK(shown(result) == "desfecho: provider_error");

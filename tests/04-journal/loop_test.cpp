@@ -298,6 +298,10 @@ TEST_CASE(
   const Done two = uninterrupted(kTwoSteps, dir / "dois.jsonl", 0, 2);
   CHECK(two.result.outcome == Outcome::success);
   CHECK(two.result.model_calls == 2);
+  // E nenhuma a mais: a quarta-feira, que o detector pararia na 4ª, para na 2ª.
+  const Done capped = uninterrupted(kWednesday, dir / "teto.jsonl", 0, 2);
+  CHECK(capped.result.outcome == Outcome::max_turns);
+  CHECK(capped.result.model_calls == 2);
   auto read = hz::read_journal(dir / "j.jsonl");
   REQUIRE_MESSAGE(read.ok(), hz::testing::refusal(read));
   std::vector<std::string> types;
