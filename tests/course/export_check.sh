@@ -290,10 +290,14 @@ $(cat "$tmp/solutions-refs")"
   expect_contains "$tmp/csv-dir.out" "--csv $tmp é uma pasta"
   rm "$out/exercises/01-loop/atalho.cpp"
   echo "# mexido" >>"$out/exercises/01-loop/CMakeLists.txt"
-  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" >"$tmp/cm.out" 2>&1; then
+  if NO_COLOR=1 "$root/hz" grade 01-loop --student "$out" --csv "$tmp/notas.csv" --name ana \
+    >"$tmp/cm.out" 2>&1; then
     fail "grade deveria recusar CMakeLists.txt diferente"
   fi
   expect_contains "$tmp/cm.out" "exercises/01-loop/CMakeLists.txt do aluno difere do original"
+  # Na planilha da turma, a recusa tem a sua linha: o aluno não some.
+  [[ "$(cat "$tmp/notas.csv")" == $'aluno,etapa,passando,total,nota\nana,01-loop,,,recusado' ]] ||
+    fail_showing "$tmp/notas.csv" "a recusa deveria pôr a linha 'ana,01-loop,,,recusado' no CSV"
   # A mensagem mostra a diferença: na CI a mudança já está commitada, e o git
   # diff do aluno não a mostraria.
   expect_contains "$tmp/cm.out" "+# mexido"

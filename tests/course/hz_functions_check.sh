@@ -12,6 +12,7 @@
 #   forget_other_generator uma pasta configurada com o make perde só o cache.
 #   copy_student_sources   (./hz grade) copia só os fontes do aluno, e diz quais
 #                          arquivos dele ficam de fora (não os iguais aos do curso).
+#   refuse_student         (./hz grade) o aluno recusado entra no CSV como "recusado".
 # Uso: hz_functions_check.sh RAIZ
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -119,3 +120,20 @@ printf '# mexido\n' >"$src/CMakeLists.txt"
   fail "deveriam ser copiados só -rf.h, a.cpp e sub/b.hpp: $(cd "$dest" && find . -type f)"
 grep -q "invalid option" "$tmp/copy.err" && fail "um arquivo -rf.h virou opção: $(cat "$tmp/copy.err")"
 echo "ok: copy_student_sources copia os fontes e lista de fora só o que o aluno mudou ou criou"
+
+# --- refuse_student: a recusa entra no CSV da turma como "recusado", no formato
+# do hz-course (o mesmo cabeçalho, o mesmo campo entre aspas).
+csv="$tmp/notas.csv" name='Silva, Ana "Aninha"' stage=01-loop
+(source "$root/hz" && NO_COLOR=1 refuse_student "motivo da recusa") >"$tmp/refuse.out" 2>&1 &&
+  fail "refuse_student deveria sair com erro"
+grep -qF "hz: motivo da recusa" "$tmp/refuse.out" || fail_showing "$tmp/refuse.out" "a mensagem sumiu"
+name=bruno
+(source "$root/hz" && refuse_student "outra") >/dev/null 2>&1 || true
+expected=$'aluno,etapa,passando,total,nota\n"Silva, Ana ""Aninha""",01-loop,,,recusado\nbruno,01-loop,,,recusado'
+[[ "$(cat "$csv")" == "$expected" ]] || fail_showing "$csv" "esperava o cabeçalho uma vez e duas linhas recusado"
+grep -qF "kGradesHeader = \"$(head -n1 "$csv")\"" "$root/course/include/hz/course/grades_csv.hpp" ||
+  fail "o cabeçalho do ./hz difere do kGradesHeader de course/include/hz/course/grades_csv.hpp"
+csv=""
+(source "$root/hz" && refuse_student "sem csv") >/dev/null 2>&1 || true
+[[ "$(wc -l <"$tmp/notas.csv")" -eq 3 ]] || fail "sem --csv, a recusa escreveu no CSV"
+echo "ok: refuse_student põe o aluno recusado no CSV (cabeçalho uma vez, campo entre aspas) e sai com erro"
