@@ -24,6 +24,10 @@ TEST_CASE("duas falhas pequenas") {
   CHECK(std::string("a") == "b");
 }
 
+TEST_CASE("quatro falhas pequenas") {
+  for (int i = 0; i < 4; ++i) CHECK(i == 9);
+}
+
 TEST_CASE("passa") { CHECK(1 == 1); }
 
 TEST_CASE("stub") {

@@ -64,6 +64,14 @@ TEST_CASE("uma falha maior que o teto é cortada nele, sem partir um caractere")
   CHECK(r.out.substr(cut - 2, 2) == "é");
 }
 
+TEST_CASE("uma quarta falha pequena: o corte diz que 1 KB ficou de fora, no singular") {
+  hz::testing::TempDir dir;
+  const ProcessResult r = run_sample("quatro falhas pequenas", dir.path().string());
+  CHECK(r.exit_code == 1);
+  CHECK(hz::testing::occurrences(r.out, "ERROR: CHECK(") == 3);
+  CHECK(contains(r.out, "; neste, 4 falharam, e 1 KB ficou de fora.\n"));
+}
+
 TEST_CASE("sem pasta para a saída inteira, o aviso diz como vê-la") {
   const ProcessResult r = run_sample("muitas falhas grandes", "");
   CHECK(r.exit_code == 1);

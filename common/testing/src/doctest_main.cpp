@@ -241,7 +241,8 @@ struct HzReporter : private CappedStream, public doctest::ConsoleReporter {
     s << "[hz] saída cortada: um teste que falha mostra as " << kShownFailures
       << " primeiras verificações que falharam, até " << kilobytes(kShownBytes) << "; neste, "
       << failures_ << (failures_ == 1 ? " falhou" : " falharam") << ", e "
-      << kilobytes(buf.dropped()) << " ficaram de fora.\n";
+      << kilobytes(buf.dropped()) << (buf.dropped() <= 1024 ? " ficou" : " ficaram")
+      << " de fora.\n";
     if (!path.empty()) {
       s << "[hz] a saída inteira está em " << path << "\n";
     } else {
