@@ -47,8 +47,9 @@ JunitReport parse_junit(std::string_view xml) {
       report.error = "<testcase> sem atributo name";
       return report;
     }
-    report.tests.push_back(
-        {name.value(), status_of(testcase), text_of(testcase.child("system-out"))});
+    report.tests.push_back({name.value(), status_of(testcase),
+                            text_of(testcase.child("system-out")),
+                            testcase.attribute("time").as_double()});
   }
   return report;
 }

@@ -1,6 +1,7 @@
 #include "hz/course/progress.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -141,6 +142,21 @@ std::string next_step_line(const StageProgress& p) {
 
 namespace {
 
+// Uma falha sem nenhuma saída: o doctest escreve sempre alguma coisa quando um
+// teste falha, até num crash, então o processo foi parado de fora. Quase
+// sempre pelo tempo-limite de cada caso (HZ_TEST_TIMEOUT), de um laço que não
+// termina; e o ctest não põe isso no relatório JUnit.
+std::string silent_failure(const TestResult& t) {
+  if (t.seconds >= 10) {
+    return "  o teste não escreveu nada e foi parado depois de " +
+           std::to_string(std::lround(t.seconds)) +
+           " s: passou do tempo-limite de um caso de teste (um laço que não termina?)\n";
+  }
+  const long tenths = std::lround(t.seconds * 10);
+  return "  o teste não escreveu nada: o processo parou depois de " + std::to_string(tenths / 10) +
+         "," + std::to_string(tenths % 10) + " s, antes do relatório do doctest\n";
+}
+
 // "── nome" e a saída de cada falha, até max; depois, quantas ficaram de fora.
 void render_failures(std::ostringstream& out, const std::vector<const TestResult*>& failures,
                      std::size_t max, const std::string& rerun) {
@@ -152,6 +168,7 @@ void render_failures(std::ostringstream& out, const std::vector<const TestResult
     }
     out << "── " << t->name << "\n" << t->output;
     if (!t->output.empty() && t->output.back() != '\n') out << "\n";
+    if (t->output.empty() && t->status == TestStatus::failed) out << silent_failure(*t);
   }
 }
 

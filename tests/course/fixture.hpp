@@ -132,6 +132,7 @@ struct Case {
   std::string status;
   std::string output{};
   std::vector<std::string> labels{};  // vazio: o teste não aparece no JSON (progress_test)
+  std::string time{"0.01"};           // segundos, como o ctest escreve
 };
 
 inline std::string xml_escape(const std::string& s) {
@@ -152,8 +153,8 @@ inline std::string junit_of(const std::vector<Case>& cases) {
       std::to_string(cases.size()) + "\" failures=\"0\" disabled=\"0\" skipped=\"0\" >\n";
   for (const Case& c : cases) {
     const std::string name = xml_escape(c.name);
-    xml += "\t<testcase name=\"" + name + "\" classname=\"" + name + "\" time=\"0.01\" status=\"" +
-           c.status + "\">\n";
+    xml += "\t<testcase name=\"" + name + "\" classname=\"" + name + "\" time=\"" + c.time +
+           "\" status=\"" + c.status + "\">\n";
     if (c.status == "fail") xml += "\t\t<failure message=\"Failed\"/>\n";
     if (c.status == "notrun") xml += "\t\t<skipped message=\"Disabled\"/>\n";
     xml += "\t\t<system-out>" + xml_escape(c.output) + "</system-out>\n\t</testcase>\n";

@@ -190,6 +190,27 @@ TEST_CASE("render_stage_report: uma linha por exercício, as falhas do primeiro 
         kReportHead + "(e mais 1: ./hz test 01-a/ccc mostra todas)\n" + kReportNext);
 }
 
+TEST_CASE("render_stage_report: a falha sem saída diz que o teste foi parado, e depois de quanto") {
+  const Catalog catalog = parse_hints(hint_entry("01-a/a", "A"), "h.md", "01-a");
+  const Progress run(catalog, {{"sem fim", "fail", "", {"01-a", "01-a/a"}, "60.0693"},
+                               {"morreu", "fail", "", {"01-a", "01-a/a"}, "0.21"},
+                               {"passou", "run", "", {"01-a", "01-a/a"}, "0.02"}});
+  CHECK(run.report.tests[0].seconds == doctest::Approx(60.0693));
+  CHECK(render_stage_report(run.p) ==
+        "01-a: 0 de 1 exercício feito · 1/3 testes passando\n"
+        "  ✗ 01-a/a  1/3  2 testes falham\n"
+        "\n"
+        "Falhas de 01-a/a:\n"
+        "── sem fim\n"
+        "  o teste não escreveu nada e foi parado depois de 60 s: passou do tempo-limite de um "
+        "caso de teste (um laço que não termina?)\n"
+        "── morreu\n"
+        "  o teste não escreveu nada: o processo parou depois de 0,2 s, antes do relatório do "
+        "doctest\n"
+        "Próximo: 01-a/a — leia livro/01-a.md, \"A\"; teste com ./hz test 01-a/a (dica: ./hz "
+        "hint 01-a/a)\n");
+}
+
 TEST_CASE("progress_line e next_step_line nos outros estados da etapa") {
   const Catalog one = parse_hints(hint_entry("01-a/a", "A"), "h.md", "01-a");
   const Progress done_run(one, {{"a1", "run", "", {"01-a", "01-a/a"}}});

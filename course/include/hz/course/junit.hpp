@@ -1,7 +1,7 @@
 #pragma once
 
 // Leitura do relatório JUnit que o ctest escreve com --output-junit, pelo pugixml.
-// Só o que importa: nome de cada teste, se passou e o que ele escreveu.
+// Só o que importa: nome de cada teste, se passou, quanto levou e o que ele escreveu.
 
 #include <string>
 #include <string_view>
@@ -15,6 +15,7 @@ struct TestResult {
   std::string name;
   TestStatus status;
   std::string output;  // o <system-out> do teste (o ctest guarda a saída de cada um)
+  double seconds = 0;  // o atributo time (0 se não há)
 };
 
 struct JunitReport {
