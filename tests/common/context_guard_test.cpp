@@ -293,12 +293,14 @@ struct FakeServer {
 }  // namespace
 
 TEST_CASE("server_window pergunta ao servidor se é um Ollama, em qualquer porta, sem olhar a URL") {
-  hz::HttpClient http;
   FakeServer ollama(true);
+  FakeServer other(false);
+  // O cliente depois dos servidores: sai antes deles e fecha as conexões que
+  // guardou. Saindo depois, cada servidor esperava 5 s pela conexão parada.
+  hz::HttpClient http;
   CHECK(hz::stage::server_window(http, ollama.server.url("/v1"), "m") == 100);
   CHECK(ollama.ps_hits == 1);
 
-  FakeServer other(false);
   CHECK(hz::stage::server_window(http, other.server.url("/v1"), "m") == 0);
   CHECK(other.ps_hits == 0);
 }
