@@ -136,4 +136,9 @@ grep -qF "kGradesHeader = \"$(head -n1 "$csv")\"" "$root/course/include/hz/cours
 csv=""
 (source "$root/hz" && refuse_student "sem csv") >/dev/null 2>&1 || true
 [[ "$(wc -l <"$tmp/notas.csv")" -eq 3 ]] || fail "sem --csv, a recusa escreveu no CSV"
-echo "ok: refuse_student põe o aluno recusado no CSV (cabeçalho uma vez, campo entre aspas) e sai com erro"
+# No GitHub Actions, a recusa vai para o resumo da execução, só com a primeira linha do motivo.
+(source "$root/hz" && GITHUB_STEP_SUMMARY="$tmp/resumo.md" refuse_student $'motivo\ndetalhes') \
+  >/dev/null 2>&1 || true
+[[ "$(cat "$tmp/resumo.md")" == "01-loop: recusado (motivo)" ]] ||
+  fail_showing "$tmp/resumo.md" "o resumo da execução deveria dizer '01-loop: recusado (motivo)'"
+echo "ok: refuse_student põe o aluno recusado no CSV (cabeçalho uma vez, campo entre aspas) e no resumo do GitHub Actions, e sai com erro"
