@@ -23,12 +23,11 @@ fi
 
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h' 2>/dev/null ||
   find . -path ./build\* -prune -o \( -name '*.cpp' -o -name '*.hpp' \) -print)
-mapfile -t present < <(for file in "${files[@]}"; do [[ -f "$file" ]] && echo "$file"; done)
 # Um clang-format para todos (o xargs só divide se a linha de comando não
 # couber): um por arquivo levava 40 s, quase tudo em subir o processo 417
 # vezes. Com --dry-run --Werror, cada trecho fora do formato vira uma linha
 # "ARQUIVO:LINHA:COLUNA: error: code should be clang-formatted".
-report="$(printf '%s\0' "${present[@]}" |
+report="$(for file in "${files[@]}"; do if [[ -f "$file" ]]; then printf '%s\0' "$file"; fi; done |
   xargs -0 -r "$tool" --style=file --dry-run --Werror 2>&1 || true)"
 mapfile -t bad < <(sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' \
   <<<"$report" | sort -u)
